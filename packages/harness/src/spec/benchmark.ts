@@ -1,0 +1,61 @@
+import type { ActionGrammarV1 } from "./action-grammar.js";
+import type { EnvironmentV1 } from "./environment.js";
+import type { InvalidInputError } from "./errors.js";
+import type { HarnessConfig } from "./harness-config.js";
+import type { Task } from "./task.js";
+
+/** Where to load tasks from. */
+export interface LoadTasksOptions {
+  /** A named split of the benchmark's bundled data (e.g. `train`, `heldout`). */
+  split?: string;
+  /** A file in the benchmark's format, loaded instead of a bundled split. */
+  path?: string;
+}
+
+/** Loaded tasks and the records that could not be loaded (each named by file, line and field). */
+export interface LoadTasksResult {
+  /** Tasks that loaded. */
+  tasks: Task[];
+  /** One error per bad record; the other records still load. */
+  problems: InvalidInputError[];
+}
+
+/** The outcome of one graded episode, as benchmark metrics need it. */
+export interface EpisodeOutcome {
+  /** Task category. */
+  category: string;
+  /** Whether it was solved. */
+  success: boolean;
+  /** Reward in [0, 1]. */
+  reward: number;
+}
+
+/** Options for creating an environment. */
+export interface CreateEnvironmentOptions {
+  /** Episode seed. */
+  seed: number;
+  /** Cancels creation. */
+  signal?: AbortSignal;
+}
+
+/** A benchmark adapter (version 1). */
+export interface BenchmarkV1 {
+  /** Contract version. */
+  readonly specificationVersion: "v1";
+  /** Benchmark id, e.g. `dbbench`. */
+  readonly id: string;
+  /** Bundled splits, in the order a user would expect (train first). */
+  readonly splits: readonly string[];
+  /** Loads tasks from a bundled split or from a file of the benchmark's format. */
+  loadTasks(options: LoadTasksOptions): Promise<LoadTasksResult>;
+  /** Creates an isolated environment for one episode of a task. */
+  createEnvironment(task: Task, options: CreateEnvironmentOptions): Promise<EnvironmentV1>;
+  /** Base-harness presets reproducing the benchmark's own protocols, by name. */
+  readonly presets: Readonly<Record<string, HarnessConfig>>;
+  /** Name of the preset used as the base harness by default. */
+  readonly defaultPreset: string;
+  /** Benchmark metrics under the benchmark's own names (e.g. `overall_cat_accuracy`). */
+  summarize(outcomes: readonly EpisodeOutcome[]): Record<string, number>;
+  /** The action grammar the embedded policy uses on this benchmark, when there is one. */
+  readonly actionGrammar?: ActionGrammarV1;
+}

@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { jsonSchemaSchema } from "./tool.js";
+
+const regexSource = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: "a valid JavaScript regular expression" },
+);
+
+/** Prompt and hints: how the task is introduced. Fix direction `guidance`. */
+export const promptSectionSchema = z.object({
+  /** System message. `{tools}` is replaced by a description of the exposed tools. */
+  system: z.string(),
+  /**
+   * First user message. Placeholders: `{instruction}` and any `{metadata.KEY}` of the task
+   * (e.g. `{metadata.tableInfo}`). Unknown placeholders are an error at episode start.
+   */
+  taskTemplate: z.string(),
+  /** Hints shown to the policy, in order. */
+  hints: z.array(z.string()),
+  /** Where hints go: appended to the system message or to the first user message. */
+  hintPlacement: z.enum(["system", "task"]),
+  /**
+   * Few-shot turns inserted between the system and the task message, as AgentBench's v0.2 protocol
+   * does (a fixed user/assistant exchange).
+   */
+  examples: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })),
+});
+
+/** One rule of a text protocol: a regular expression that turns reply text into a tool call. */
+export const textActionRuleSchema = z.object({
+  /** Tool called when this rule matches. */
+  tool: z.string(),
+  /** Regular expression source, matched against the whole reply. */
+  pattern: regexSource,
+  /** Flags of the expression (`s`, `i`, `m`...). */
+  flags: z.string().regex(/^[dgimsuvy]*$/),
+  /** Argument name -> capture group (number or name) of the match. */
+  arguments: z.record(z.string(), z.union([z.number().int().nonnegative(), z.string()])),
+});
+
+/** How actions are expressed and parsed. Fix direction `action-format`. */
+export const actionFormatSectionSchema = z.discriminatedUnion("kind", [
+  z.object({
+    /** Native tool calls (OpenAI `tools` / `tool_calls`). */
+    kind: z.literal("tool-calls"),
+  }),
+  z.object({
+    /** A text protocol parsed by rules, e.g. AgentBench's "Action: Operation" + sql block. */
+    kind: z.literal("text"),
+    /** Rules tried in order; the first that matches gives the tool call. */
+    rules: z.array(textActionRuleSchema).min(1),
+  }),
+]);
+
+/** What is kept in the context and how observations are cut. Fix direction `context`. */
+export const contextSectionSchema = z.object({
+  /** Keep only the last N policy/observation turns (null keeps everything). */
+  keepLastTurns: z.number().int().positive().nullable(),
+  /** Cut each observation at N characters (null: never cut). */
+  truncateObservationChars: z.number().int().positive().nullable(),
+  /** Text appended where an observation was cut. */
+  truncationMarker: z.string(),
+  /** Keep the system, example and task messages even when older turns are dropped. */
+  pinTask: z.boolean(),
+});
+
+/** What follows a tool error or an unparsable action. Fix direction `error-recovery`. */
+export const errorRecoverySectionSchema = z.object({
+  /** Rendering of a tool error. Placeholders: `{error}`, `{tool}`. */
+  toolErrorTemplate: z.string(),
+  /** Re-prompt after an unparsable action. Placeholders: `{reason}`, `{reply}`. */
+  malformedActionTemplate: z.string(),
+  /** How many consecutive unparsable actions are re-prompted before the episode fails. */
+  maxReprompts: z.number().int().nonnegative(),
+  /** Extra text appended after a tool error (e.g. a recovery suggestion); empty for none. */
+  toolErrorSuffix: z.string(),
+});
+
+/** How long an episode may run. Fix direction `budget`. */
+export const budgetSectionSchema = z.object({
+  /** Maximum policy calls (rounds) per episode, re-prompts included. */
+  maxSteps: z.number().int().positive(),
+  /** Maximum total characters of policy output per episode (null: unlimited). */
+  maxOutputChars: z.number().int().positive().nullable(),
+});
+
+/** One step of a macro tool: a call of an environment tool with templated arguments. */
+export const macroStepSchema = z.object({
+  /** Environment tool to call. */
+  tool: z.string(),
+  /** Arguments; string values may use `{param}` placeholders filled from the macro's arguments. */
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** A tool the harness builds from environment tools. */
+export const macroToolSchema = z.object({
+  /** Name offered to the policy. */
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
+  /** Description offered to the policy. */
+  description: z.string(),
+  /** JSON Schema of its arguments. */
+  parameters: jsonSchemaSchema,
+  /** Calls made in order; their outputs are joined with blank lines. */
+  steps: z.array(macroStepSchema).min(1),
+});
+
+/** Which tools the policy gets. Fix direction `tool-exposure`. */
+export const toolsSectionSchema = z.object({
+  /** Environment tools exposed, by name (null exposes all). */
+  expose: z.array(z.string()).nullable(),
+  /** Macro tools built from environment tools. */
+  macros: z.array(macroToolSchema),
+});
+
+/** A check before the final answer is accepted. Fix direction `verification`. */
+export const verificationSectionSchema = z.object({
+  /** Whether the check runs. */
+  enabled: z.boolean(),
+  /**
+   * Shown instead of submitting the first time the policy submits. Placeholder `{answer}`. The next
+   * submit is accepted.
+   */
+  prompt: z.string(),
+  /** How many times per episode a submit is held back for checking. */
+  maxChecks: z.number().int().nonnegative(),
+});
+
+/** The fix directions of directional evolution; each owns one section of the config. */
+export const fixDirections = [
+  "guidance",
+  "action-format",
+  "context",
+  "error-recovery",
+  "budget",
+  "tool-exposure",
+  "verification",
+] as const;
+/** A fix direction. */
+export type FixDirection = (typeof fixDirections)[number];
+
+/** The config section each fix direction may change. */
+export const directionSection = {
+  guidance: "prompt",
+  "action-format": "actionFormat",
+  context: "context",
+  "error-recovery": "errorRecovery",
+  budget: "budget",
+  "tool-exposure": "tools",
+  verification: "verification",
+} as const satisfies Record<FixDirection, string>;
+
+/**
+ * A harness as data (version 1). Every section maps to one middleware of the runtime, and to one fix
+ * direction of evolution.
+ */
+export const harnessConfigSchema = z.object({
+  /** Schema version of this document. */
+  schemaVersion: z.literal(1),
+  /** Human-readable id, e.g. `dbbench-v02-base` or `sibling-context-2`. */
+  id: z.string().min(1),
+  /** What this harness is for. */
+  description: z.string(),
+  /** Prompt and hints. */
+  prompt: promptSectionSchema,
+  /** Action format and its parser. */
+  actionFormat: actionFormatSectionSchema,
+  /** Context policy. */
+  context: contextSectionSchema,
+  /** Error recovery. */
+  errorRecovery: errorRecoverySectionSchema,
+  /** Budget. */
+  budget: budgetSectionSchema,
+  /** Tool exposure and macros. */
+  tools: toolsSectionSchema,
+  /** Verification before submit. */
+  verification: verificationSectionSchema,
+});
+/** A harness as data (version 1). */
+export type HarnessConfig = z.infer<typeof harnessConfigSchema>;
+/** A section name of a harness config. */
+export type HarnessSectionName = Exclude<keyof HarnessConfig, "schemaVersion" | "id" | "description">;

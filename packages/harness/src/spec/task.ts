@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/**
+ * A task as every package outside a benchmark's grader sees it. Gold answers, reference solutions
+ * and hashes are never part of a Task: they stay inside the benchmark's grader.
+ */
+export const taskSchema = z.object({
+  /** Stable id, unique within the benchmark, e.g. `dbbench/standard-a/17`. */
+  id: z.string().min(1),
+  /** Benchmark id, e.g. `dbbench`. */
+  benchmark: z.string().min(1),
+  /** Split the task came from, e.g. `train`, `dev`, `heldout`. */
+  split: z.string().min(1),
+  /** Category used for per-category metrics, e.g. DBBench's `type[0]` (`INSERT`, `counting`...). */
+  category: z.string().min(1),
+  /** The natural-language instruction shown to the policy. */
+  instruction: z.string(),
+  /** Public metadata the harness may render (e.g. table name and headers). Never gold data. */
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+/** A task as every package outside a benchmark's grader sees it. */
+export type Task = z.infer<typeof taskSchema>;
