@@ -1,0 +1,53 @@
+import type { ParseArgsConfig } from "node:util";
+
+/** Where a command writes: results to stdout, progress and diagnostics to stderr. */
+export interface CommandIo {
+  /** Machine-readable or final output. */
+  stdout: (text: string) => void;
+  /** Progress and diagnostics. */
+  stderr: (text: string) => void;
+}
+
+/** Parsed arguments of a command. */
+export interface CommandArguments {
+  /** Option values by name. */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  /** Positional arguments. */
+  positionals: string[];
+}
+
+/** One `hs` subcommand. */
+export interface Command {
+  /** Subcommand name, e.g. `gold-replay`. */
+  name: string;
+  /** One line for `hs --help`. */
+  summary: string;
+  /** Usage text for `hs NAME --help` (options and what they do). */
+  usage: string;
+  /** Options in `node:util` parseArgs form. */
+  options: NonNullable<ParseArgsConfig["options"]>;
+  /** Runs the command; resolves to the process exit code. */
+  run(args: CommandArguments, io: CommandIo): Promise<number>;
+}
+
+/** Error for bad command-line usage; printed without a stack and exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Reads a string option or throws a usage error naming it. */
+export function stringOption(args: CommandArguments, name: string): string | undefined {
+  const value = args.values[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new UsageError(`--${name} expects a value`);
+  return value;
+}
+
+/** Reads an integer option (with a default) or throws a usage error naming it. */
+export function integerOption(args: CommandArguments, name: string, fallback: number): number {
+  const text = stringOption(args, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value)) throw new UsageError(`--${name} expects an integer, got "${text}"`);
+  return value;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs (when missing) and starts a private MariaDB server for the tests, without systemd.
+# Usage: scripts/mariadb.sh start|stop|url
+# Data lives in .hs-services/mariadb (git-ignored); the server listens on 127.0.0.1:${HS_MYSQL_PORT:-3307}.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir="$root/.hs-services/mariadb"
+port="${HS_MYSQL_PORT:-3307}"
+socket="$dir/server.sock"
+url="mysql://hs:hs@127.0.0.1:$port"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+
+ensure_installed() {
+  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] && return 0
+  echo "mariadb: installing Debian's mariadb-server (one time)..." >&2
+  as_root apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq mariadb-server >&2
+}
+
+running() { [ -S "$socket" ] && mariadb-admin --no-defaults --socket="$socket" -uroot ping >/dev/null 2>&1; }
+
+start() {
+  if running; then echo "$url"; return 0; fi
+  ensure_installed || { echo "mariadb: could not install mariadb-server" >&2; return 1; }
+  export PATH="$PATH:/usr/sbin"
+  mkdir -p "$dir"
+  if [ ! -d "$dir/data/mysql" ]; then
+    mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
+      --auth-root-authentication-method=normal --skip-test-db >"$dir/install.log" 2>&1 \
+      || { cat "$dir/install.log" >&2; return 1; }
+  fi
+  nohup mariadbd --no-defaults --datadir="$dir/data" --socket="$socket" --port="$port" \
+    --bind-address=127.0.0.1 --user=root --character-set-server=utf8mb4 \
+    --collation-server=utf8mb4_general_ci --max-connections=500 --pid-file="$dir/server.pid" \
+    >"$dir/server.log" 2>&1 &
+  for _ in $(seq 1 200); do running && break; sleep 0.1; done
+  running || { echo "mariadb: server did not start; log follows" >&2; tail -n 30 "$dir/server.log" >&2; return 1; }
+  mariadb --no-defaults --socket="$socket" -uroot -e \
+    "CREATE USER IF NOT EXISTS 'hs'@'%' IDENTIFIED BY 'hs'; GRANT ALL ON *.* TO 'hs'@'%'; SET GLOBAL group_concat_max_len = 1024; FLUSH PRIVILEGES;"
+  echo "$url"
+}
+
+stop() {
+  if running; then mariadb-admin --no-defaults --socket="$socket" -uroot shutdown; fi
+}
+
+case "${1:-start}" in
+  start) start ;;
+  stop) stop ;;
+  url) echo "$url" ;;
+  *) echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+esac
