@@ -26,6 +26,11 @@ export const policyActionSchema = z.object({
   tokens: z.array(tokenLogprobSchema).optional(),
   /** Backend-specific record a learner needs to recompute the log-probability (JSON). */
   trace: z.unknown().optional(),
+  /**
+   * Why the backend's reply could not be read as an action (e.g. tool-call arguments that are not
+   * JSON). The harness treats the step as a malformed action instead of crashing.
+   */
+  malformed: z.string().optional(),
   /** Why generation stopped (`stop`, `tool_calls`, `length`...), when known. */
   finishReason: z.string().optional(),
   /** Token usage, when known. */
