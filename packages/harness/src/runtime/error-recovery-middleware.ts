@@ -1,0 +1,20 @@
+import type { HarnessConfig } from "../spec/harness-config.js";
+import { fillTemplate } from "./template.js";
+
+/** The error-recovery middleware (section `errorRecovery`): how a tool error is shown. */
+export function renderToolError(
+  section: HarnessConfig["errorRecovery"],
+  tool: string,
+  error: string,
+): string {
+  return `${fillTemplate(section.toolErrorTemplate, { error, tool })}${section.toolErrorSuffix}`;
+}
+
+/** The error-recovery middleware: the re-prompt after an unparsable action. */
+export function renderMalformedAction(
+  section: HarnessConfig["errorRecovery"],
+  reason: string,
+  reply: string,
+): string {
+  return fillTemplate(section.malformedActionTemplate, { reason, reply });
+}

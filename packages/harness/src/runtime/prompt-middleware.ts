@@ -1,0 +1,41 @@
+import type { HarnessConfig } from "../spec/harness-config.js";
+import type { ChatMessage } from "../spec/message.js";
+import type { Task } from "../spec/task.js";
+import type { ToolSpec } from "../spec/tool.js";
+import { fillTemplate, metadataValues } from "./template.js";
+
+/** Describes tools in plain text for the `{tools}` placeholder of the system prompt. */
+export function describeTools(tools: readonly ToolSpec[]): string {
+  return tools
+    .map((tool) => {
+      const properties = (tool.parameters as { properties?: Record<string, unknown> }).properties ?? {};
+      const argumentsText = Object.keys(properties).join(", ");
+      return `- ${tool.name}(${argumentsText}): ${tool.description}`;
+    })
+    .join("\n");
+}
+
+/**
+ * The prompt-and-hints middleware (section `prompt`): renders the system message, the few-shot
+ * examples and the task message. These are the pinned messages of the episode.
+ */
+export function renderInitialMessages(
+  prompt: HarnessConfig["prompt"],
+  task: Task,
+  tools: readonly ToolSpec[],
+): ChatMessage[] {
+  const hints =
+    prompt.hints.length === 0 ? "" : `\n\nHints:\n${prompt.hints.map((hint) => `- ${hint}`).join("\n")}`;
+  const values = {
+    tools: describeTools(tools),
+    instruction: task.instruction,
+    ...metadataValues(task.metadata),
+  };
+  const system = fillTemplate(prompt.system, values, "prompt.system");
+  const taskText = fillTemplate(prompt.taskTemplate, values, "prompt.taskTemplate");
+  return [
+    { role: "system", content: prompt.hintPlacement === "system" ? `${system}${hints}` : system },
+    ...prompt.examples.map((example) => ({ role: example.role, content: example.content })),
+    { role: "user", content: prompt.hintPlacement === "task" ? `${taskText}${hints}` : taskText },
+  ];
+}

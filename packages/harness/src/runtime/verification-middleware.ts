@@ -1,0 +1,22 @@
+import type { HarnessConfig } from "../spec/harness-config.js";
+import type { ToolCall, ToolSpec } from "../spec/tool.js";
+import { fillTemplate } from "./template.js";
+
+/**
+ * The verification middleware (section `verification`): holds back a submit for a check, at most
+ * `maxChecks` times per episode. Returns the text to show instead, or null to let the submit through.
+ */
+export function holdSubmitForCheck(
+  section: HarnessConfig["verification"],
+  call: ToolCall,
+  tools: readonly ToolSpec[],
+  checksSoFar: number,
+): string | null {
+  if (!section.enabled || checksSoFar >= section.maxChecks) return null;
+  const terminal = tools.some((tool) => tool.name === call.name && tool.terminal === true);
+  if (!terminal) return null;
+  const values = Object.values(call.arguments);
+  const answer =
+    values.length === 1 && typeof values[0] === "string" ? values[0] : JSON.stringify(call.arguments);
+  return fillTemplate(section.prompt, { answer });
+}

@@ -1,0 +1,4 @@
+export * from "./lookup-benchmark.js";
+export * from "./remote-benchmark.js";
+export * from "./scripted-policy.js";
+export * from "./workspace-benchmark.js";
