@@ -1,1 +1,5 @@
-export {};
+export * from "./backend.js";
+export * from "./decision-network.js";
+export * from "./decision-rows.js";
+export * from "./embedded-policy.js";
+export * from "./seeded-random.js";

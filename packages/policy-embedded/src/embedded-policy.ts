@@ -1,0 +1,252 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ActionGrammarV1, Decision, PolicyAction, PolicyActOptions, PolicyV1, PolicyView } from "@hs/harness";
+import { InvalidInputError } from "@hs/harness";
+import { z } from "zod";
+import { initializeBackend, tf } from "./backend.js";
+import { DecisionNetwork, type DecisionNetworkConfig } from "./decision-network.js";
+import { type DecisionRows, toDecisionRows } from "./decision-rows.js";
+import { createRandom, hashString, mixSeed } from "./seeded-random.js";
+
+/** What the embedded policy stores in `PolicyAction.trace`: enough to replay its decisions. */
+export const embeddedTraceSchema = z.object({
+  /** Trace format. */
+  kind: z.literal("embedded-decisions"),
+  /** Labels of the chosen options, in decision order. */
+  labels: z.array(z.string()),
+});
+/** The embedded policy's trace of one action. */
+export type EmbeddedTrace = z.infer<typeof embeddedTraceSchema>;
+
+/** Options of `createEmbeddedPolicy`. */
+export interface EmbeddedPolicyOptions {
+  /** The benchmark's action grammar. */
+  grammar: ActionGrammarV1;
+  /** Seed of the initial weights (and part of the policy id). */
+  seed: number;
+  /** Hidden layer sizes of the scoring network (default `[32]`). */
+  hiddenSizes?: number[];
+  /** Size of the decision-name embedding table (default 64). */
+  decisionBuckets?: number;
+  /** Most decisions one action may take before the grammar is judged to loop (default 64). */
+  maxDecisions?: number;
+  /** Policy id (default `embedded`). */
+  id?: string;
+}
+
+/** One decision replayed from a stored trace. */
+export interface ReplayedAction {
+  /** The decisions in order. */
+  decisions: Decision[];
+  /** Index of the chosen option of each decision. */
+  chosen: number[];
+}
+
+const policyFileSchema = z.object({
+  format: z.literal("hs-embedded-policy"),
+  formatVersion: z.literal(1),
+  id: z.string(),
+  origin: z.string(),
+  updates: z.number().int().nonnegative(),
+  config: z.object({
+    featureCount: z.number().int().positive(),
+    decisionBuckets: z.number().int().positive(),
+    hiddenSizes: z.array(z.number().int().positive()),
+    seed: z.number().int(),
+  }),
+  parameters: z.record(z.string(), z.object({ shape: z.array(z.number().int()), values: z.array(z.number()) })),
+});
+
+/** File name of the parameters inside a checkpoint directory. */
+export const policyFileName = "policy.json";
+
+/**
+ * The embedded policy: builds each action as a sequence of grammar decisions, each sampled from a
+ * softmax over the network's option scores. The action's log-probability is the sum over decisions,
+ * and `tokens` holds one entry per decision.
+ */
+export class EmbeddedPolicy implements PolicyV1 {
+  readonly specificationVersion = "v1" as const;
+  readonly id: string;
+  readonly grammar: ActionGrammarV1;
+  readonly network: DecisionNetwork;
+  readonly maxDecisions: number;
+  /** Learner updates applied to these weights. */
+  updates = 0;
+  /** Where the weights started (the initial seed, or the origin recorded in a loaded file). */
+  origin: string;
+
+  constructor(options: EmbeddedPolicyOptions) {
+    this.id = options.id ?? "embedded";
+    this.grammar = options.grammar;
+    this.maxDecisions = options.maxDecisions ?? 64;
+    const config: DecisionNetworkConfig = {
+      featureCount: options.grammar.featureCount,
+      decisionBuckets: options.decisionBuckets ?? 64,
+      hiddenSizes: options.hiddenSizes ?? [32],
+      seed: options.seed,
+    };
+    this.network = new DecisionNetwork(config);
+    this.origin = `seed${options.seed}`;
+  }
+
+  /** Version of the weights: their origin and number of updates. */
+  get version(): string {
+    return `${this.origin}-u${this.updates}`;
+  }
+
+  /** Network rows of some decisions with the given choices. */
+  rows(decisions: readonly Decision[], chosen: readonly number[]): DecisionRows {
+    return toDecisionRows(decisions, chosen, this.network.config.featureCount, this.network.config.decisionBuckets);
+  }
+
+  async act(view: PolicyView, options: PolicyActOptions): Promise<PolicyAction> {
+    await initializeBackend();
+    const greedy = options.mode === "greedy";
+    const random = createRandom(mixSeed(options.seed, hashString(JSON.stringify(view.messages))));
+    const labels: string[] = [];
+    const tokens: { text: string; logprob: number }[] = [];
+    let logprob = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const step = this.grammar.next(view, labels);
+      if (step.done) {
+        const action: PolicyAction = {
+          content: step.content,
+          logprob,
+          tokens,
+          trace: { kind: "embedded-decisions", labels: [...labels] } satisfies EmbeddedTrace,
+        };
+        if (view.actionFormat === "tool-calls") action.toolCalls = step.toolCalls;
+        return action;
+      }
+      if (labels.length >= this.maxDecisions) {
+        throw new InvalidInputError(
+          `the action grammar asked for more than ${this.maxDecisions} decisions (last: "${step.decision.name}")`,
+        );
+      }
+      const decision = step.decision;
+      const logprobs = tf.tidy(() => this.network.logSoftmax(this.rows([decision], [-1])).dataSync());
+      const index = greedy ? argmax(logprobs, decision.options.length) : sample(logprobs, decision.options.length, random());
+      const option = decision.options[index];
+      if (option === undefined) throw new Error("sampled an option index outside the decision");
+      const value = logprobs[index] ?? Number.NaN;
+      labels.push(option.label);
+      tokens.push({ text: `${decision.name}=${option.label}`, logprob: value });
+      logprob += value;
+    }
+  }
+
+  /** Re-derives the decisions of a stored action from its view and trace. */
+  replay(view: PolicyView, trace: unknown): ReplayedAction {
+    const parsed = embeddedTraceSchema.safeParse(trace);
+    if (!parsed.success) {
+      throw new InvalidInputError(`not an embedded-policy trace: ${parsed.error.message}`, { field: "action.trace" });
+    }
+    const decisions: Decision[] = [];
+    const chosen: number[] = [];
+    const labels = parsed.data.labels;
+    for (let position = 0; position < labels.length; position++) {
+      const step = this.grammar.next(view, labels.slice(0, position));
+      if (step.done) {
+        throw new InvalidInputError(`the grammar finished after ${position} of ${labels.length} traced decisions`, {
+          field: "action.trace.labels",
+        });
+      }
+      const index = step.decision.options.findIndex((option) => option.label === labels[position]);
+      if (index < 0) {
+        throw new InvalidInputError(
+          `traced label "${labels[position]}" is not an option of decision "${step.decision.name}"`,
+          { field: `action.trace.labels.${position}` },
+        );
+      }
+      decisions.push(step.decision);
+      chosen.push(index);
+    }
+    return { decisions, chosen };
+  }
+
+  /** Writes the parameters (JSON) to `directory/policy.json`. */
+  async save(directory: string): Promise<void> {
+    await mkdir(directory, { recursive: true });
+    const file: z.infer<typeof policyFileSchema> = {
+      format: "hs-embedded-policy",
+      formatVersion: 1,
+      id: this.id,
+      origin: this.origin,
+      updates: this.updates,
+      config: this.network.config,
+      parameters: this.network.read(),
+    };
+    await writeFile(join(directory, policyFileName), `${JSON.stringify(file)}\n`);
+  }
+
+  /** Loads parameters written by `save`; the network shape must match. */
+  async load(directory: string): Promise<void> {
+    await initializeBackend();
+    const path = join(directory, policyFileName);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(path, "utf8"));
+    } catch (error) {
+      throw new InvalidInputError(`cannot read the policy parameters: ${String(error)}`, { file: path }, { cause: error });
+    }
+    const parsed = policyFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InvalidInputError(issue?.message ?? "invalid policy file", {
+        file: path,
+        field: issue?.path.join(".") ?? "",
+      });
+    }
+    const config = this.network.config;
+    const saved = parsed.data.config;
+    if (
+      saved.featureCount !== config.featureCount ||
+      saved.decisionBuckets !== config.decisionBuckets ||
+      saved.hiddenSizes.join(",") !== config.hiddenSizes.join(",")
+    ) {
+      throw new InvalidInputError(
+        `network shape ${JSON.stringify(saved)} does not match this policy's ${JSON.stringify(config)}`,
+        { file: path, field: "config" },
+      );
+    }
+    this.network.write(parsed.data.parameters);
+    this.updates = parsed.data.updates;
+    this.origin = parsed.data.origin;
+  }
+
+  /** Releases the network's tensors. */
+  dispose(): void {
+    this.network.dispose();
+  }
+}
+
+/** Reads the network configuration saved in a checkpoint directory (to build a matching policy). */
+export async function readPolicyConfig(directory: string): Promise<DecisionNetworkConfig & { updates: number }> {
+  const path = join(directory, policyFileName);
+  const parsed = policyFileSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
+  if (!parsed.success) throw new InvalidInputError(parsed.error.message, { file: path });
+  return { ...parsed.data.config, updates: parsed.data.updates };
+}
+
+function argmax(values: Float32Array | Int32Array | Uint8Array, count: number): number {
+  let best = 0;
+  for (let index = 1; index < count; index++) if ((values[index] ?? -Infinity) > (values[best] ?? -Infinity)) best = index;
+  return best;
+}
+
+function sample(logprobs: Float32Array | Int32Array | Uint8Array, count: number, uniform: number): number {
+  let cumulative = 0;
+  for (let index = 0; index < count; index++) {
+    cumulative += Math.exp(logprobs[index] ?? -Infinity);
+    if (uniform < cumulative) return index;
+  }
+  return count - 1;
+}
+
+/** Creates the embedded policy and starts the tfjs backend. */
+export async function createEmbeddedPolicy(options: EmbeddedPolicyOptions): Promise<EmbeddedPolicy> {
+  await initializeBackend();
+  return new EmbeddedPolicy(options);
+}
