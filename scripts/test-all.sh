@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every test from a fresh clone: installs pnpm and the dependencies, installs and starts the services the
+# tests need (MariaDB), builds, type-checks, lints, runs every package's tests and prints one total.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ensure-pnpm.sh
+pnpm install --frozen-lockfile
+if url=$(bash scripts/mariadb.sh start); then
+  export HS_MYSQL_URL="$url"
+  echo "test-all: MariaDB ready at $HS_MYSQL_URL" >&2
+else
+  echo "test-all: MariaDB could not be started; its tests will be skipped (see the messages above)" >&2
+fi
+pnpm build
+pnpm typecheck
+pnpm lint
+status=0
+pnpm exec turbo run test --concurrency=2 || status=$?
+node scripts/test-summary.mjs
+exit $status
