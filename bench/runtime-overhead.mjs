@@ -45,13 +45,19 @@ async function throughHarness() {
 await environmentAlone();
 await throughHarness();
 const timings = {};
-for (const [name, work] of [["environment alone", environmentAlone], ["harness + environment", throughHarness]]) {
+for (const [name, work] of [
+  ["environment alone", environmentAlone],
+  ["harness + environment", throughHarness],
+]) {
   const started = performance.now();
   await work();
   timings[name] = (performance.now() - started) / (episodes * calls.length);
 }
 const overhead = timings["harness + environment"] - timings["environment alone"];
 console.log(`episodes: ${episodes}, steps per episode: ${calls.length}`);
-for (const [name, ms] of Object.entries(timings)) console.log(`${name.padEnd(24)} ${(ms * 1000).toFixed(1)} µs/step`);
+for (const [name, ms] of Object.entries(timings))
+  console.log(`${name.padEnd(24)} ${(ms * 1000).toFixed(1)} µs/step`);
 console.log(`runtime overhead           ${(overhead * 1000).toFixed(1)} µs/step`);
-console.log(`ratio harness/environment  ${(timings["harness + environment"] / timings["environment alone"]).toFixed(2)}x`);
+console.log(
+  `ratio harness/environment  ${(timings["harness + environment"] / timings["environment alone"]).toFixed(2)}x`,
+);

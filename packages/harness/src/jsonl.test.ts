@@ -11,17 +11,15 @@ describe("trajectory JSONL", () => {
     const benchmark = createLookupBenchmark();
     const { tasks } = await benchmark.loadTasks({});
     const trajectories = await Promise.all(
-      tasks
-        .slice(0, 3)
-        .map((task, seed) =>
-          runEpisode({
-            task,
-            benchmark,
-            harness: lookupTextHarness,
-            policy: createScriptedPolicy(["answer: Paris"]),
-            seed,
-          }),
-        ),
+      tasks.slice(0, 3).map((task, seed) =>
+        runEpisode({
+          task,
+          benchmark,
+          harness: lookupTextHarness,
+          policy: createScriptedPolicy(["answer: Paris"]),
+          seed,
+        }),
+      ),
     );
     const file = join(await mkdtemp(join(tmpdir(), "hs-jsonl-")), "runs", "trajectories.jsonl");
     await appendTrajectories(file, trajectories);
