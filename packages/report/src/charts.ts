@@ -1,0 +1,264 @@
+import type { TopLevelSpec } from "vega-lite";
+import type { Experiment } from "./experiment.js";
+
+/** A chart to render: its file stem, title and Vega-Lite spec. */
+export interface ChartSpec {
+  /** File stem. */
+  name: string;
+  /** Title. */
+  title: string;
+  /** Vega-Lite spec with inline data. */
+  spec: TopLevelSpec;
+}
+
+const size = { width: 520, height: 260 };
+
+function runRows(experiments: readonly Experiment[]) {
+  return experiments.flatMap((experiment) =>
+    experiment.runs.flatMap((run) =>
+      run.metrics.map((row) => ({
+        method: run.method,
+        run: `${run.method} seed ${run.seed}`,
+        seed: run.seed,
+        step: row.step,
+        rollouts: row.rolloutsTotal,
+        success: row.success,
+        signalShare: row.signalShare,
+        routerHitRate:
+          (row.rescue.routerQueries ?? 0) > 0
+            ? (row.rescue.routerHits ?? 0) / (row.rescue.routerQueries ?? 1)
+            : null,
+      })),
+    ),
+  );
+}
+
+function lineChart(
+  name: string,
+  title: string,
+  values: object[],
+  x: string,
+  xTitle: string,
+  y: string,
+  yTitle: string,
+): ChartSpec {
+  return {
+    name,
+    title,
+    spec: {
+      ...size,
+      data: { values },
+      transform: [
+        {
+          window: [{ op: "mean", field: y, as: "smoothed" }],
+          frame: [-4, 0],
+          groupby: ["run"],
+          sort: [{ field: x }],
+        },
+      ],
+      mark: { type: "line", opacity: 0.8 },
+      encoding: {
+        x: { field: x, type: "quantitative", title: xTitle },
+        y: { field: "smoothed", type: "quantitative", title: `${yTitle} (mean of last 5 steps)` },
+        color: { field: "method", type: "nominal" },
+        detail: { field: "run", type: "nominal" },
+      },
+    },
+  };
+}
+
+/** The charts the data of these experiments supports (a chart without data is left out). */
+export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
+  const charts: ChartSpec[] = [];
+  const rows = runRows(experiments);
+  if (rows.length > 0) {
+    charts.push(
+      lineChart(
+        "learning-curves",
+        "Training success under the base harness, every seed",
+        rows,
+        "rollouts",
+        "rollouts spent",
+        "success",
+        "success",
+      ),
+    );
+    charts.push(
+      lineChart(
+        "signal-share",
+        "Share of base groups with signal",
+        rows,
+        "step",
+        "step",
+        "signalShare",
+        "signal share",
+      ),
+    );
+    const routed = rows.filter((row) => row.routerHitRate !== null);
+    if (routed.length > 0) {
+      charts.push(
+        lineChart(
+          "router-hit-rate",
+          "Router hit rate (top-1 sibling rescued the group)",
+          routed,
+          "step",
+          "step",
+          "routerHitRate",
+          "hit rate",
+        ),
+      );
+    }
+  }
+  const heldout = experiments.flatMap((experiment) =>
+    Object.entries(experiment.results?.heldout ?? {}).flatMap(([method, values]) =>
+      values.map((success, index) => ({
+        method,
+        success,
+        seed: experiment.results?.seeds?.[index] ?? index,
+      })),
+    ),
+  );
+  if (heldout.length > 0) {
+    charts.push({
+      name: "heldout-success",
+      title: "Held-out success under the base harness (each dot a seed, bar the mean)",
+      spec: {
+        ...size,
+        data: { values: heldout },
+        layer: [
+          {
+            mark: { type: "bar", opacity: 0.35 },
+            encoding: {
+              x: { field: "method", type: "nominal" },
+              y: { aggregate: "mean", field: "success", type: "quantitative", title: "success" },
+            },
+          },
+          {
+            mark: { type: "point", filled: true },
+            encoding: {
+              x: { field: "method", type: "nominal" },
+              y: { field: "success", type: "quantitative" },
+              color: { field: "method", type: "nominal" },
+            },
+          },
+        ],
+      },
+    });
+  }
+  const matrix = experiments.flatMap((experiment) => rescueMatrixCells(experiment.evolution));
+  if (matrix.length > 0) {
+    charts.push({
+      name: "rescue-matrix",
+      title: "Rescue matrix: share of base failures of each mode a sibling solved",
+      spec: {
+        width: 520,
+        height: { step: 22 },
+        data: { values: matrix },
+        layer: [
+          {
+            mark: "rect",
+            encoding: {
+              x: { field: "mode", type: "nominal", title: "failure mode of the base harness" },
+              y: { field: "sibling", type: "nominal" },
+              color: {
+                field: "rate",
+                type: "quantitative",
+                scale: { domain: [0, 1], scheme: "blues" },
+                title: "rescued",
+              },
+            },
+          },
+          {
+            mark: { type: "text", fontSize: 9 },
+            encoding: {
+              x: { field: "mode", type: "nominal" },
+              y: { field: "sibling", type: "nominal" },
+              text: { field: "label", type: "nominal" },
+            },
+          },
+        ],
+      },
+    });
+  }
+  const complementarity = experiments.flatMap((experiment) => complementarityBars(experiment.evolution));
+  if (complementarity.length > 0) {
+    charts.push({
+      name: "complementarity",
+      title: "Complementarity: base failures rescued by each sibling and by their union",
+      spec: {
+        ...size,
+        data: { values: complementarity },
+        mark: "bar",
+        encoding: {
+          y: { field: "name", type: "nominal", sort: "-x", title: null },
+          x: { field: "rescued", type: "quantitative", title: "tasks rescued" },
+          color: { field: "kind", type: "nominal" },
+        },
+      },
+    });
+  }
+  const drift = experiments.flatMap((experiment) => {
+    const profiles = experiment.profiles;
+    if (profiles === null) return [];
+    return profiles.history.flatMap((entry) =>
+      Object.values(entry.profiles).map((profile) => ({
+        step: entry.step,
+        harness: profile.harnessId,
+        success: profile.successRate,
+      })),
+    );
+  });
+  if (drift.length > 0) {
+    charts.push({
+      name: "profile-drift",
+      title: "Profile drift: success of each harness on the probe set as the policy trains",
+      spec: {
+        ...size,
+        data: { values: drift },
+        mark: { type: "line", point: true },
+        encoding: {
+          x: { field: "step", type: "quantitative", title: "training step of re-anchoring" },
+          y: { field: "success", type: "quantitative", title: "probe success" },
+          color: { field: "harness", type: "nominal" },
+        },
+      },
+    });
+  }
+  return charts;
+}
+
+/** Cells of `evolution.rescueMatrix` (sibling -> mode -> {attempts, rescued}). */
+export function rescueMatrixCells(
+  evolution: Record<string, unknown> | null,
+): { sibling: string; mode: string; rate: number; label: string }[] {
+  const matrix = evolution?.rescueMatrix;
+  if (matrix === null || typeof matrix !== "object") return [];
+  return Object.entries(
+    matrix as Record<string, Record<string, { attempts?: number; rescued?: number }>>,
+  ).flatMap(([sibling, modes]) =>
+    Object.entries(modes ?? {})
+      .filter(([, cell]) => (cell?.attempts ?? 0) > 0)
+      .map(([mode, cell]) => {
+        const rate = (cell.rescued ?? 0) / (cell.attempts ?? 1);
+        return { sibling, mode, rate, label: `${cell.rescued ?? 0}/${cell.attempts}` };
+      }),
+  );
+}
+
+/** Bars of `evolution.complementarity` (`rescuedBySibling`, `union`). */
+export function complementarityBars(
+  evolution: Record<string, unknown> | null,
+): { name: string; rescued: number; kind: string }[] {
+  const complementarity = evolution?.complementarity as
+    | { rescuedBySibling?: Record<string, number>; union?: number }
+    | undefined;
+  if (complementarity?.rescuedBySibling === undefined) return [];
+  const bars = Object.entries(complementarity.rescuedBySibling).map(([name, rescued]) => ({
+    name,
+    rescued,
+    kind: "one sibling",
+  }));
+  if (complementarity.union !== undefined)
+    bars.push({ name: "union of all siblings", rescued: complementarity.union, kind: "union" });
+  return bars;
+}

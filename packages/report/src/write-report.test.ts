@@ -1,0 +1,86 @@
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readExperiment } from "./experiment.js";
+import { comparisons, writeReport } from "./write-report.js";
+
+async function experimentFixture(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "hs-report-"));
+  await writeFile(
+    join(directory, "results.json"),
+    JSON.stringify({
+      wall_seconds: 123,
+      seeds: [1, 2, 3],
+      heldout: { grpo: [0.2, 0.25, 0.22], "harness-s": [0.4, 0.42, 0.38], dapo: [0.3, 0.1, 0.5] },
+      rank1: { base: [0.4, 0.42, 0.38], rank1: [0.45, 0.44, 0.4] },
+      rollouts: { grpo: [512, 512, 512], "harness-s": [512, 512, 504] },
+    }),
+  );
+  for (const method of ["grpo", "harness-s"]) {
+    for (const seed of [1, 2]) {
+      const run = join(directory, "runs", method, `seed-${seed}`);
+      await mkdir(run, { recursive: true });
+      const rows = Array.from({ length: 6 }, (_, step) => ({
+        step,
+        signalShare: 0.2 + step * 0.05,
+        rolloutsTotal: (step + 1) * 64,
+        rolloutsBase: 64,
+        rolloutsRescue: method === "grpo" ? 0 : 16,
+        success: 0.1 * step,
+        reward: 0.1 * step,
+        rescue: method === "grpo" ? {} : { routerQueries: 4, routerHits: step % 4 },
+      }));
+      const lines = rows.map((row) => JSON.stringify(row));
+      if (method === "grpo" && seed === 2) lines.splice(2, 0, '{"step": 2, "signalSh');
+      await writeFile(join(run, "metrics.jsonl"), `${lines.join("\n")}\n`);
+    }
+  }
+  await writeFile(
+    join(directory, "evolution.json"),
+    JSON.stringify({
+      rescueMatrix: {
+        "context-1": {
+          "context-lost": { attempts: 4, rescued: 3 },
+          "wrong-target": { attempts: 5, rescued: 0 },
+        },
+      },
+      complementarity: { rescuedBySibling: { "context-1": 3, "guidance-1": 5 }, union: 7 },
+    }),
+  );
+  return directory;
+}
+
+describe("writeReport", () => {
+  it("writes a self-contained HTML report with charts as SVG and PNG files", async () => {
+    const experiment = await experimentFixture();
+    const out = join(experiment, "report");
+    const { html, charts } = await writeReport({ experiments: [experiment], out });
+    expect(charts.map((chart) => chart.name)).toEqual([
+      "learning-curves",
+      "signal-share",
+      "router-hit-rate",
+      "heldout-success",
+      "rescue-matrix",
+      "complementarity",
+    ]);
+    const png = await readFile(join(out, "charts", "learning-curves.png"));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(await readFile(join(out, "index.html"), "utf8")).toBe(html);
+    expect(html).toContain("<svg");
+    expect(html).toContain("0.200, 0.250, 0.220");
+    expect(html).toContain("0.400");
+    expect(html).toContain("metrics.jsonl:3: not valid JSON");
+    expect(html).not.toMatch(/src="http/);
+  }, 60_000);
+
+  it("says when Harness-S won, lost or tied", async () => {
+    const experiment = await readExperiment(await experimentFixture());
+    const verdicts = comparisons(experiment);
+    expect(verdicts.map((entry) => [entry.baseline, entry.verdict])).toEqual([
+      ["grpo", "won"],
+      ["dapo", "tied"],
+    ]);
+    expect(verdicts[0]?.difference).toBeCloseTo(0.4 - 0.223333, 5);
+  });
+});
