@@ -38,7 +38,7 @@ export interface Comparison {
 }
 
 const format = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : "n/a");
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The result table rows of an experiment. */
 export function methodResults(experiment: Experiment): MethodResult[] {
@@ -78,9 +78,9 @@ export function comparisons(
 }
 
 function table(headers: string[], rows: string[][]): string {
-  const head = headers.map((header) => `<th>${escape(header)}</th>`).join("");
+  const head = headers.map((header) => `<th>${escapeHtml(header)}</th>`).join("");
   const body = rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escape(cell)}</td>`).join("")}</tr>`)
+    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`)
     .join("\n");
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
@@ -146,7 +146,7 @@ function tablesHtml(experiments: readonly Experiment[]): string {
   if (problems.length > 0)
     sections.push(
       "<h2>Problems while reading</h2>",
-      `<ul>${problems.map((problem) => `<li>${escape(problem)}</li>`).join("")}</ul>`,
+      `<ul>${problems.map((problem) => `<li>${escapeHtml(problem)}</li>`).join("")}</ul>`,
     );
   return sections.join("\n");
 }
@@ -172,14 +172,14 @@ export async function writeReport(
   const figures = charts
     .map(
       (chart) =>
-        `<figure>${chart.svg}<figcaption>${escape(chart.title)} (<a href="charts/${chart.name}.png">PNG</a>)</figcaption></figure>`,
+        `<figure>${chart.svg}<figcaption>${escapeHtml(chart.title)} (<a href="charts/${chart.name}.png">PNG</a>)</figcaption></figure>`,
     )
     .join("\n");
   const wall = experiments
     .filter((experiment) => experiment.results !== null)
     .map(
       (experiment) =>
-        `${escape(experimentLabel(experiment))}: ${experiment.results?.wall_seconds.toFixed(0)} s`,
+        `${escapeHtml(experimentLabel(experiment))}: ${experiment.results?.wall_seconds.toFixed(0)} s`,
     )
     .join("; ");
   const html = `<!doctype html>
@@ -187,7 +187,7 @@ export async function writeReport(
 <style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}figure{margin:2em 0}figcaption{color:#555}</style>
 </head><body>
 <h1>Harness-S report</h1>
-<p>Experiments: ${experiments.map((experiment) => `<code>${escape(experiment.directory)}</code>`).join(", ")}${wall === "" ? "" : `. Wall time: ${wall}.`}</p>
+<p>Experiments: ${experiments.map((experiment) => `<code>${escapeHtml(experiment.directory)}</code>`).join(", ")}${wall === "" ? "" : `. Wall time: ${wall}.`}</p>
 ${tablesHtml(experiments)}
 <h2>Charts</h2>
 ${figures === "" ? "<p>No chart data found.</p>" : figures}
