@@ -20,6 +20,25 @@ export type ParameterValues = Record<string, { shape: number[]; values: number[]
 const paddingScore = -1e9;
 
 /**
+ * `tf.gatherND` with a gradient: tfjs has no gradient for GatherNd and its Gather gradient needs a
+ * kernel the wasm backend lacks (UnsortedSegmentSum), so the gradient is a ScatterNd (which sums
+ * duplicate indices), available on wasm.
+ */
+export function gatherWithGradient(input: tf.Tensor, indices: tf.Tensor): tf.Tensor {
+  const gather = tf.customGrad((...inputs: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const source = inputs[0] as tf.Tensor;
+    const save = inputs[1] as tf.GradSaveFunc;
+    save([indices]);
+    return {
+      value: tf.gatherND(source, indices),
+      gradFunc: (upstream: tf.Tensor, saved: tf.Tensor[]) =>
+        tf.scatterND(saved[0] as tf.Tensor, upstream, source.shape),
+    };
+  });
+  return gather(input);
+}
+
+/**
  * Scores every option of a decision: `score = MLP([features, embedding(decision)]) + w·features`,
  * then a log-softmax per decision. The parameters are tfjs variables, so gradients come from tfjs.
  */
@@ -76,7 +95,10 @@ export class DecisionNetwork {
       let preActivation = hidden.matMul(this.get(`dense${layer}.kernel`) as tf.Tensor2D);
       preActivation = preActivation.add(this.get(`dense${layer}.bias`));
       if (layer === 0) {
-        const embedding = tf.gather(this.get("decision.embedding"), tf.tensor1d(decisionOfOption, "int32"));
+        const embedding = gatherWithGradient(
+          this.get("decision.embedding"),
+          tf.tensor2d(decisionOfOption, [optionTotal, 1], "int32"),
+        );
         preActivation = preActivation.add(embedding);
       }
       hidden = tf.tanh(preActivation) as tf.Tensor2D;
@@ -103,9 +125,10 @@ export class DecisionNetwork {
       offset += count;
     });
     const extended = tf.concat([scores, tf.zeros([1])]);
-    const padded = tf
-      .gather(extended, tf.tensor2d(indices, [decisions, maxOptions], "int32"))
-      .add(tf.tensor2d(mask, [decisions, maxOptions]));
+    const padded = gatherWithGradient(
+      extended,
+      tf.tensor3d(indices, [decisions, maxOptions, 1], "int32"),
+    ).add(tf.tensor2d(mask, [decisions, maxOptions]));
     return tf.logSoftmax(padded as tf.Tensor2D, 1);
   }
 
@@ -113,14 +136,16 @@ export class DecisionNetwork {
   chosenLogprobs(rows: DecisionRows): tf.Tensor1D {
     const table = this.logSoftmax(rows);
     const [decisions, maxOptions] = table.shape;
-    const flatIndex = new Int32Array(decisions);
+    const pairs = new Int32Array(decisions * 2);
     rows.chosen.forEach((option, decision) => {
       if (option < 0 || option >= (rows.optionCounts[decision] ?? 0)) {
         throw new Error(`decision ${decision} has no chosen option (index ${option})`);
       }
-      flatIndex[decision] = decision * maxOptions + option;
+      pairs[decision * 2] = decision;
+      pairs[decision * 2 + 1] = option;
     });
-    return tf.gather(table.reshape([decisions * maxOptions]), tf.tensor1d(flatIndex, "int32")) as tf.Tensor1D;
+    if (maxOptions === 0) throw new Error("no options");
+    return gatherWithGradient(table, tf.tensor2d(pairs, [decisions, 2], "int32")) as tf.Tensor1D;
   }
 
   /** Trainable variables, for an optimiser. */
@@ -143,7 +168,9 @@ export class DecisionNetwork {
       const entry = values[name];
       if (entry === undefined) throw new Error(`parameter "${name}" is missing`);
       if (entry.shape.join("x") !== variable.shape.join("x")) {
-        throw new Error(`parameter "${name}" has shape ${entry.shape.join("x")}, expected ${variable.shape.join("x")}`);
+        throw new Error(
+          `parameter "${name}" has shape ${entry.shape.join("x")}, expected ${variable.shape.join("x")}`,
+        );
       }
       tf.tidy(() => variable.assign(tf.tensor(entry.values, entry.shape)));
     }

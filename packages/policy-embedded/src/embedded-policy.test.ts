@@ -94,7 +94,9 @@ describe("EmbeddedPolicy", () => {
       Array.from(policy.network.chosenLogprobs(policy.rows(replayed.decisions, replayed.chosen)).dataSync()),
     );
     expect(logprobs).toEqual((action.tokens ?? []).map((token) => Math.fround(token.logprob)));
-    expect(() => policy.replay(view, { kind: "embedded-decisions", labels: ["fly"] })).toThrow(InvalidInputError);
+    expect(() => policy.replay(view, { kind: "embedded-decisions", labels: ["fly"] })).toThrow(
+      InvalidInputError,
+    );
     expect(() => policy.replay(view, { something: 1 })).toThrow(InvalidInputError);
     policy.dispose();
   });
@@ -110,7 +112,8 @@ describe("EmbeddedPolicy", () => {
     await other.load(directory);
     expect(other.network.read()).toEqual(policy.network.read());
     expect(other.version).toBe("seed7-u12");
-    for (let seed = 0; seed < 5; seed++) expect(await other.act(view, { seed })).toEqual(await policy.act(view, { seed }));
+    for (let seed = 0; seed < 5; seed++)
+      expect(await other.act(view, { seed })).toEqual(await policy.act(view, { seed }));
     const wide = await createEmbeddedPolicy({ grammar, seed: 7, hiddenSizes: [8] });
     await expect(wide.load(directory)).rejects.toThrow(/does not match/);
     await writeFile(join(directory, "policy.json"), '{"format":"other"}');

@@ -1,6 +1,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ActionGrammarV1, Decision, PolicyAction, PolicyActOptions, PolicyV1, PolicyView } from "@hs/harness";
+import type {
+  ActionGrammarV1,
+  Decision,
+  PolicyAction,
+  PolicyActOptions,
+  PolicyV1,
+  PolicyView,
+} from "@hs/harness";
 import { InvalidInputError } from "@hs/harness";
 import { z } from "zod";
 import { initializeBackend, tf } from "./backend.js";
@@ -54,7 +61,10 @@ const policyFileSchema = z.object({
     hiddenSizes: z.array(z.number().int().positive()),
     seed: z.number().int(),
   }),
-  parameters: z.record(z.string(), z.object({ shape: z.array(z.number().int()), values: z.array(z.number()) })),
+  parameters: z.record(
+    z.string(),
+    z.object({ shape: z.array(z.number().int()), values: z.array(z.number()) }),
+  ),
 });
 
 /** File name of the parameters inside a checkpoint directory. */
@@ -97,7 +107,12 @@ export class EmbeddedPolicy implements PolicyV1 {
 
   /** Network rows of some decisions with the given choices. */
   rows(decisions: readonly Decision[], chosen: readonly number[]): DecisionRows {
-    return toDecisionRows(decisions, chosen, this.network.config.featureCount, this.network.config.decisionBuckets);
+    return toDecisionRows(
+      decisions,
+      chosen,
+      this.network.config.featureCount,
+      this.network.config.decisionBuckets,
+    );
   }
 
   async act(view: PolicyView, options: PolicyActOptions): Promise<PolicyAction> {
@@ -127,7 +142,9 @@ export class EmbeddedPolicy implements PolicyV1 {
       }
       const decision = step.decision;
       const logprobs = tf.tidy(() => this.network.logSoftmax(this.rows([decision], [-1])).dataSync());
-      const index = greedy ? argmax(logprobs, decision.options.length) : sample(logprobs, decision.options.length, random());
+      const index = greedy
+        ? argmax(logprobs, decision.options.length)
+        : sample(logprobs, decision.options.length, random());
       const option = decision.options[index];
       if (option === undefined) throw new Error("sampled an option index outside the decision");
       const value = logprobs[index] ?? Number.NaN;
@@ -141,7 +158,9 @@ export class EmbeddedPolicy implements PolicyV1 {
   replay(view: PolicyView, trace: unknown): ReplayedAction {
     const parsed = embeddedTraceSchema.safeParse(trace);
     if (!parsed.success) {
-      throw new InvalidInputError(`not an embedded-policy trace: ${parsed.error.message}`, { field: "action.trace" });
+      throw new InvalidInputError(`not an embedded-policy trace: ${parsed.error.message}`, {
+        field: "action.trace",
+      });
     }
     const decisions: Decision[] = [];
     const chosen: number[] = [];
@@ -149,9 +168,12 @@ export class EmbeddedPolicy implements PolicyV1 {
     for (let position = 0; position < labels.length; position++) {
       const step = this.grammar.next(view, labels.slice(0, position));
       if (step.done) {
-        throw new InvalidInputError(`the grammar finished after ${position} of ${labels.length} traced decisions`, {
-          field: "action.trace.labels",
-        });
+        throw new InvalidInputError(
+          `the grammar finished after ${position} of ${labels.length} traced decisions`,
+          {
+            field: "action.trace.labels",
+          },
+        );
       }
       const index = step.decision.options.findIndex((option) => option.label === labels[position]);
       if (index < 0) {
@@ -189,7 +211,11 @@ export class EmbeddedPolicy implements PolicyV1 {
     try {
       raw = JSON.parse(await readFile(path, "utf8"));
     } catch (error) {
-      throw new InvalidInputError(`cannot read the policy parameters: ${String(error)}`, { file: path }, { cause: error });
+      throw new InvalidInputError(
+        `cannot read the policy parameters: ${String(error)}`,
+        { file: path },
+        { cause: error },
+      );
     }
     const parsed = policyFileSchema.safeParse(raw);
     if (!parsed.success) {
@@ -223,7 +249,9 @@ export class EmbeddedPolicy implements PolicyV1 {
 }
 
 /** Reads the network configuration saved in a checkpoint directory (to build a matching policy). */
-export async function readPolicyConfig(directory: string): Promise<DecisionNetworkConfig & { updates: number }> {
+export async function readPolicyConfig(
+  directory: string,
+): Promise<DecisionNetworkConfig & { updates: number }> {
   const path = join(directory, policyFileName);
   const parsed = policyFileSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
   if (!parsed.success) throw new InvalidInputError(parsed.error.message, { file: path });
@@ -232,7 +260,8 @@ export async function readPolicyConfig(directory: string): Promise<DecisionNetwo
 
 function argmax(values: Float32Array | Int32Array | Uint8Array, count: number): number {
   let best = 0;
-  for (let index = 1; index < count; index++) if ((values[index] ?? -Infinity) > (values[best] ?? -Infinity)) best = index;
+  for (let index = 1; index < count; index++)
+    if ((values[index] ?? -Infinity) > (values[best] ?? -Infinity)) best = index;
   return best;
 }
 

@@ -21,7 +21,14 @@ export function createToyGrammar(): ActionGrammarV1 {
             name: "operation",
             options: kinds.map((kind, index) => ({
               label: kind,
-              features: [index === 0 ? 1 : 0, index === 1 ? 1 : 0, index === 2 ? 1 : 0, numbers.length / 10, 0, 1],
+              features: [
+                index === 0 ? 1 : 0,
+                index === 1 ? 1 : 0,
+                index === 2 ? 1 : 0,
+                numbers.length / 10,
+                0,
+                1,
+              ],
             })),
           },
         };

@@ -1,0 +1,160 @@
+import type {
+  BenchmarkV1,
+  FailureLabel,
+  PolicyV1,
+  Pool,
+  ProfileSet,
+  RouterV1,
+  Trajectory,
+} from "@hs/harness";
+import { InvalidInputError } from "@hs/harness";
+import { createRandom, mixSeed } from "@hs/policy-embedded";
+import { collectGroup, type RolloutGroup } from "./groups.js";
+import type { GroupRescuer, RescueOutcome } from "./trainer.js";
+
+/** How the siblings of a rescue are chosen. */
+export const siblingSelections = ["router", "random", "all", "single"] as const;
+/** How the siblings of a rescue are chosen. */
+export type SiblingSelection = (typeof siblingSelections)[number];
+
+/** Options of `createRescuer`. */
+export interface RescuerOptions {
+  /** The benchmark (environments for the rescue rollouts). */
+  benchmark: BenchmarkV1;
+  /** The frozen sibling pool. */
+  pool: Pool;
+  /** The acting policy (the same one that failed under the base harness). */
+  policy: PolicyV1;
+  /** `router`: the router's top-k; `random`: k seeded random siblings; `all`: every sibling; `single`: `singleSiblingId`. */
+  selection: SiblingSelection;
+  /** The router (required for `router`). */
+  router?: RouterV1;
+  /** The sibling of `single`. */
+  singleSiblingId?: string;
+  /** Siblings per rescue for `router` and `random`. */
+  k: number;
+  /** Rollouts one rescue may spend, shared out over the chosen siblings. */
+  rescueBudget: number;
+  /** Keep one base failure in the replacement group as a negative example. */
+  keepBaseNegative: boolean;
+  /** Run seed (sibling sampling, rollout seeds). */
+  seed: number;
+  /** Current profiles for the router (re-anchored during training), or null. */
+  profiles: () => ProfileSet | null;
+  /** Labels failure modes of a failed trajectory before routing (failure analysis). */
+  classify?: (trajectory: Trajectory) => FailureLabel[];
+}
+
+/** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
+export function shareBudget(budget: number, count: number): number[] {
+  if (count === 0) return [];
+  return Array.from(
+    { length: count },
+    (_, index) => Math.floor(budget / count) + (index < budget % count ? 1 : 0),
+  );
+}
+
+/**
+ * A rescue step for all-fail groups: chooses siblings, rolls the same policy out under them within the
+ * rescue budget, and returns the group that replaces the failed one (rescue rollouts, plus one base
+ * failure when `keepBaseNegative`). Its advantages are then computed over this replacement group.
+ * Counters: `attempts`, `successes` (some rescue rollout succeeded), `routerQueries`, `routerHits` (the
+ * top-ranked sibling succeeded at least once), `sibling:ID:rollouts`, `sibling:ID:successes`.
+ */
+export function createRescuer(options: RescuerOptions): GroupRescuer {
+  const siblings = new Map(options.pool.siblings.map((sibling) => [sibling.id, sibling]));
+  if (options.selection === "router" && options.router === undefined) {
+    throw new InvalidInputError("router selection needs a router", { field: "router" });
+  }
+  if (options.selection === "single" && !siblings.has(options.singleSiblingId ?? "")) {
+    throw new InvalidInputError(`sibling "${options.singleSiblingId}" is not in the pool`, {
+      field: "singleSiblingId",
+    });
+  }
+  let rescueIndex = 0;
+
+  const choose = async (
+    group: RolloutGroup,
+    failed: Trajectory[],
+    signal?: AbortSignal,
+  ): Promise<string[]> => {
+    const ids = [...siblings.keys()];
+    switch (options.selection) {
+      case "all":
+        return ids;
+      case "single":
+        return [options.singleSiblingId as string];
+      case "random": {
+        const random = createRandom(mixSeed(options.seed, rescueIndex, 0x72616e64));
+        const shuffled = [...ids];
+        for (let index = shuffled.length - 1; index > 0; index--) {
+          const other = Math.floor(random() * (index + 1));
+          [shuffled[index], shuffled[other]] = [shuffled[other] as string, shuffled[index] as string];
+        }
+        return shuffled.slice(0, options.k);
+      }
+      case "router": {
+        const decision = await (options.router as RouterV1).route({
+          task: group.task,
+          failedGroup: failed,
+          pool: options.pool,
+          profiles: options.profiles(),
+          k: options.k,
+          seed: mixSeed(options.seed, rescueIndex),
+          ...(signal === undefined ? {} : { signal }),
+        });
+        return decision.selected.filter((id) => siblings.has(id)).slice(0, options.k);
+      }
+    }
+  };
+
+  return async (group, context): Promise<RescueOutcome> => {
+    rescueIndex += 1;
+    const budget = Math.min(options.rescueBudget, context.rolloutsLeft);
+    const metrics: Record<string, number> = { attempts: 1, successes: 0 };
+    if (budget <= 0 || siblings.size === 0)
+      return { group: null, rollouts: 0, metrics: { attempts: 0, successes: 0 } };
+    const failed = group.trajectories.map((trajectory) =>
+      options.classify === undefined || trajectory.failureModes.length > 0
+        ? trajectory
+        : { ...trajectory, failureModes: options.classify(trajectory) },
+    );
+    const chosen = await choose(group, failed, context.signal);
+    if (options.selection === "router") metrics.routerQueries = 1;
+    const shares = shareBudget(budget, chosen.length);
+    const rescued: Trajectory[] = [];
+    let rollouts = 0;
+    for (const [position, id] of chosen.entries()) {
+      const share = shares[position] ?? 0;
+      if (share === 0) continue;
+      const sibling = siblings.get(id);
+      if (sibling === undefined) continue;
+      const seeds = Array.from({ length: share }, (_, rollout) =>
+        mixSeed(options.seed, rescueIndex, position, rollout, 0x72657363),
+      );
+      const siblingGroup = await collectGroup({
+        task: group.task,
+        benchmark: options.benchmark,
+        harness: sibling.config,
+        policy: options.policy,
+        seeds,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+      rollouts += share;
+      const successes = siblingGroup.trajectories.filter((trajectory) => trajectory.success).length;
+      metrics[`sibling:${id}:rollouts`] = share;
+      metrics[`sibling:${id}:successes`] = successes;
+      if (position === 0 && options.selection === "router" && successes > 0) metrics.routerHits = 1;
+      rescued.push(...siblingGroup.trajectories);
+    }
+    const anySuccess = rescued.some((trajectory) => trajectory.success);
+    metrics.successes = anySuccess ? 1 : 0;
+    if (!anySuccess) return { group: null, rollouts, metrics };
+    const negative = options.keepBaseNegative ? failed.slice(0, 1) : [];
+    return {
+      group: { task: group.task, harnessId: "rescue", trajectories: [...negative, ...rescued] },
+      rollouts,
+      metrics,
+    };
+  };
+}

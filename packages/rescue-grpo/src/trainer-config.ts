@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { advantageMethods } from "./advantages.js";
+import { lossAggregations } from "./aggregation.js";
+
+/** Ways of filling a training batch; rescue methods join this list. */
+export const samplingMethods = ["grpo", "dapo"] as const;
+/** A way of filling a training batch. */
+export type SamplingMethod = (typeof samplingMethods)[number];
+
+/** Configuration of a GRPO training run (written to the run directory as `config.json`). */
+export const trainerConfigSchema = z.object({
+  /** `grpo`: every drawn group is trained on (all-fail groups give no signal); `dapo`: zero-variance groups are dropped and more prompts drawn. */
+  method: z.enum(samplingMethods),
+  /** Run seed: prompt order, rollout seeds, initial weights. */
+  seed: z.number().int(),
+  /** Rollouts per prompt (G). */
+  groupSize: z.number().int().min(2),
+  /** Groups per optimisation step. */
+  promptsPerStep: z.number().int().positive(),
+  /** Total rollouts the run may spend (every rollout counts, kept or dropped). */
+  rolloutBudget: z.number().int().positive(),
+  /** DAPO: most prompts drawn for one step before training on what was kept. */
+  maxDrawsPerStep: z.number().int().positive(),
+  /** Advantage estimator. */
+  advantage: z.enum(advantageMethods),
+  /** Surrogate clip range. */
+  clip: z.object({ low: z.number().min(0).max(1), high: z.number().min(0) }),
+  /** Weight of the k3 KL to the initial policy (0: none). */
+  klCoefficient: z.number().min(0),
+  /** Loss aggregation. */
+  aggregation: z.enum(lossAggregations),
+  /** Adam learning rate. */
+  learningRate: z.number().positive(),
+  /** Gradient steps per batch. */
+  epochs: z.number().int().positive(),
+  /** Global gradient-norm clip. */
+  maxGradNorm: z.number().positive(),
+  /** Save a checkpoint every N steps (0: only the final one). */
+  checkpointEvery: z.number().int().nonnegative(),
+});
+/** Configuration of a GRPO training run. */
+export type TrainerConfig = z.infer<typeof trainerConfigSchema>;
+
+/**
+ * Defaults per method. `grpo` follows the original GRPO objective (symmetric clip 0.2,
+ * seq-mean-token-mean); `dapo` follows DAPO (clip-higher 0.28, token-mean, dynamic sampling). Both
+ * use no KL term by default, as DAPO and Dr. GRPO recommend.
+ */
+export function defaultTrainerConfig(method: SamplingMethod, seed: number): TrainerConfig {
+  return {
+    method,
+    seed,
+    groupSize: 8,
+    promptsPerStep: 8,
+    rolloutBudget: 3072,
+    maxDrawsPerStep: 24,
+    advantage: "grpo",
+    clip: method === "dapo" ? { low: 0.2, high: 0.28 } : { low: 0.2, high: 0.2 },
+    klCoefficient: 0,
+    aggregation: method === "dapo" ? "token-mean" : "seq-mean-token-mean",
+    learningRate: 0.01,
+    epochs: 2,
+    maxGradNorm: 1,
+    checkpointEvery: 10,
+  };
+}

@@ -1,0 +1,262 @@
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type {
+  BenchmarkV1,
+  HarnessConfig,
+  LearnerStats,
+  LearnerV1,
+  PolicyV1,
+  Task,
+  TrainingSample,
+} from "@hs/harness";
+import { InvalidInputError } from "@hs/harness";
+import { createRandom, mixSeed } from "@hs/policy-embedded";
+import {
+  collectGroup,
+  groupAllFailed,
+  groupHasSignal,
+  groupRewards,
+  groupSamples,
+  type RolloutGroup,
+} from "./groups.js";
+import { type TrainerConfig, trainerConfigSchema } from "./trainer-config.js";
+
+/** What a rescue step returns for an all-fail group. */
+export interface RescueOutcome {
+  /** The group to train on instead (e.g. rollouts under siblings), or null to keep the failed group. */
+  group: RolloutGroup | null;
+  /** Rollouts the rescue spent (counted against the budget). */
+  rollouts: number;
+  /** Free-form counters for the step's metrics (attempts and successes per sibling...). */
+  metrics?: Record<string, number>;
+}
+
+/** A rescue step: called for each zero-variance all-fail base group, before the update. */
+export type GroupRescuer = (
+  group: RolloutGroup,
+  context: { step: number; rolloutsLeft: number; signal?: AbortSignal },
+) => Promise<RescueOutcome>;
+
+/** One line of `metrics.jsonl`. */
+export interface StepMetrics {
+  /** 0-based optimisation step. */
+  step: number;
+  /** Policy version after the update. */
+  policyVersion: string;
+  /** Prompts drawn this step. */
+  promptsDrawn: number;
+  /** Groups trained on this step. */
+  groupsTrained: number;
+  /** Share of drawn base groups whose rewards differ. */
+  signalShare: number;
+  /** Share of trained groups whose rewards differ (after rescue). */
+  trainedSignalShare: number;
+  /** Rollouts under the base harness this step. */
+  rolloutsBase: number;
+  /** Rollouts spent by rescue this step. */
+  rolloutsRescue: number;
+  /** Rollouts spent so far (all kinds). */
+  rolloutsTotal: number;
+  /** Mean reward of this step's base rollouts. */
+  reward: number;
+  /** Success rate of this step's base rollouts. */
+  success: number;
+  /** Learner statistics (loss, kl, clipFraction, gradNorm...). */
+  learner: LearnerStats;
+  /** Rescue counters, when a rescuer ran. */
+  rescue: Record<string, number>;
+  /** Wall time of the step in milliseconds. */
+  wallMs: number;
+}
+
+/** Everything a training run acts on. */
+export interface TrainerContext {
+  /** The benchmark. */
+  benchmark: BenchmarkV1;
+  /** The base harness. */
+  harness: HarnessConfig;
+  /** Training prompts. */
+  tasks: readonly Task[];
+  /** The acting policy (updated in place by the learner). */
+  policy: PolicyV1;
+  /** The learner of that policy. */
+  learner: LearnerV1;
+  /** Run directory (config.json, metrics.jsonl, checkpoints/). */
+  outDirectory: string;
+  /** Rescue step for all-fail groups (methods with rescue); absent for `grpo` and `dapo`. */
+  rescue?: GroupRescuer;
+  /** Called after each step. */
+  onStep?: (metrics: StepMetrics) => void;
+  /** Cancels the run between episodes. */
+  signal?: AbortSignal;
+}
+
+/** The end of a run. */
+export interface TrainingSummary {
+  /** Steps taken. */
+  steps: number;
+  /** Rollouts spent. */
+  rollouts: number;
+  /** Wall time in milliseconds. */
+  wallMs: number;
+  /** Directory of the final checkpoint. */
+  finalCheckpoint: string;
+}
+
+/** Draws prompts in a seeded order, reshuffled every pass over the tasks. */
+class PromptStream {
+  private order: number[] = [];
+  private position = 0;
+  private pass = 0;
+  drawn = 0;
+
+  constructor(
+    private readonly tasks: readonly Task[],
+    private readonly seed: number,
+  ) {}
+
+  next(): Task {
+    if (this.position >= this.order.length) {
+      const random = createRandom(mixSeed(this.seed, this.pass++));
+      this.order = this.tasks.map((_, index) => index);
+      for (let index = this.order.length - 1; index > 0; index--) {
+        const other = Math.floor(random() * (index + 1));
+        [this.order[index], this.order[other]] = [this.order[other] ?? 0, this.order[index] ?? 0];
+      }
+      this.position = 0;
+    }
+    this.drawn++;
+    return this.tasks[this.order[this.position++] ?? 0] as Task;
+  }
+}
+
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/**
+ * The GRPO trainer loop. Each step draws prompts, collects a group of G rollouts per prompt under the
+ * base harness and forms the batch by the method's rule:
+ * - `grpo`: every group is kept; all-fail (zero-variance) groups have zero advantage.
+ * - `dapo`: zero-variance groups are dropped and more prompts drawn until `promptsPerStep` groups
+ *   have signal or `maxDrawsPerStep` prompts were drawn; every rollout counts against the budget.
+ * When a rescuer is given, each zero-variance all-fail base group is handed to it first, and the group
+ * it returns replaces the failed one (its rollouts count too). Then one learner update per step, one
+ * metrics line, and checkpoints.
+ */
+export async function trainGrpo(context: TrainerContext, input: TrainerConfig): Promise<TrainingSummary> {
+  const parsed = trainerConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(issue?.message ?? "invalid trainer config", {
+      field: issue?.path.join(".") ?? "",
+    });
+  }
+  const config = parsed.data;
+  if (context.tasks.length === 0) throw new InvalidInputError("no training tasks", { field: "tasks" });
+  const started = Date.now();
+  await mkdir(join(context.outDirectory, "checkpoints"), { recursive: true });
+  await writeFile(
+    join(context.outDirectory, "config.json"),
+    `${JSON.stringify({ ...config, harnessId: context.harness.id, benchmark: context.benchmark.id, tasks: context.tasks.length }, null, 2)}\n`,
+  );
+  const metricsFile = join(context.outDirectory, "metrics.jsonl");
+  await writeFile(metricsFile, "");
+  const prompts = new PromptStream(context.tasks, mixSeed(config.seed, 0x70726f6d));
+  let rolloutsTotal = 0;
+  let step = 0;
+  const signalOption = context.signal === undefined ? {} : { signal: context.signal };
+
+  while (rolloutsTotal + config.groupSize <= config.rolloutBudget) {
+    const stepStarted = Date.now();
+    const trained: RolloutGroup[] = [];
+    const baseRewards: number[] = [];
+    const baseSuccesses: number[] = [];
+    const rescueMetrics: Record<string, number> = {};
+    let drawn = 0;
+    let baseWithSignal = 0;
+    let rolloutsBase = 0;
+    let rolloutsRescue = 0;
+    const maxDraws = config.method === "dapo" ? config.maxDrawsPerStep : config.promptsPerStep;
+    while (
+      trained.length < config.promptsPerStep &&
+      drawn < maxDraws &&
+      rolloutsTotal + config.groupSize <= config.rolloutBudget
+    ) {
+      const task = prompts.next();
+      const drawIndex = prompts.drawn;
+      const seeds = Array.from({ length: config.groupSize }, (_, rollout) =>
+        mixSeed(config.seed, drawIndex, rollout),
+      );
+      const group = await collectGroup({
+        task,
+        benchmark: context.benchmark,
+        harness: context.harness,
+        policy: context.policy,
+        seeds,
+        ...signalOption,
+      });
+      drawn++;
+      rolloutsBase += config.groupSize;
+      rolloutsTotal += config.groupSize;
+      for (const trajectory of group.trajectories) {
+        baseRewards.push(trajectory.reward);
+        baseSuccesses.push(trajectory.success ? 1 : 0);
+      }
+      let kept: RolloutGroup | null = group;
+      if (groupHasSignal(group)) {
+        baseWithSignal++;
+      } else {
+        if (context.rescue !== undefined && groupAllFailed(group)) {
+          const outcome = await context.rescue(group, {
+            step,
+            rolloutsLeft: config.rolloutBudget - rolloutsTotal,
+            ...signalOption,
+          });
+          rolloutsRescue += outcome.rollouts;
+          rolloutsTotal += outcome.rollouts;
+          for (const [name, value] of Object.entries(outcome.metrics ?? {})) {
+            rescueMetrics[name] = (rescueMetrics[name] ?? 0) + value;
+          }
+          if (outcome.group !== null) kept = outcome.group;
+        }
+        if (config.method === "dapo" && !groupHasSignal(kept)) kept = null;
+      }
+      if (kept !== null) trained.push(kept);
+    }
+    if (drawn === 0) break;
+    const samples: TrainingSample[] = trained.flatMap((group) => groupSamples(group, config.advantage));
+    const learner = await context.learner.update({ samples }, signalOption);
+    const metrics: StepMetrics = {
+      step,
+      policyVersion: context.policy.version,
+      promptsDrawn: drawn,
+      groupsTrained: trained.length,
+      signalShare: baseWithSignal / drawn,
+      trainedSignalShare: trained.length === 0 ? 0 : trained.filter(groupHasSignal).length / trained.length,
+      rolloutsBase,
+      rolloutsRescue,
+      rolloutsTotal,
+      reward: mean(baseRewards),
+      success: mean(baseSuccesses),
+      learner,
+      rescue: rescueMetrics,
+      wallMs: Date.now() - stepStarted,
+    };
+    await appendFile(metricsFile, `${JSON.stringify(metrics)}\n`);
+    context.onStep?.(metrics);
+    step++;
+    if (config.checkpointEvery > 0 && step % config.checkpointEvery === 0) {
+      await context.learner.save(
+        join(context.outDirectory, "checkpoints", `step-${String(step).padStart(5, "0")}`),
+      );
+    }
+  }
+  const finalCheckpoint = join(context.outDirectory, "final");
+  await context.learner.save(finalCheckpoint);
+  return { steps: step, rollouts: rolloutsTotal, wallMs: Date.now() - started, finalCheckpoint };
+}
+
+/** Mean reward of a group (for logs). */
+export function groupMeanReward(group: RolloutGroup): number {
+  return mean(groupRewards(group));
+}
