@@ -1,0 +1,62 @@
+import type { HarnessConfig } from "@hs/harness";
+
+/** Texts and macros the mutation operators draw from. Data only; benchmarks supply their own. */
+export interface EvolutionLibrary {
+  /** Hints the guidance operators may add. */
+  hints: string[];
+  /** Suffixes the error-recovery operators may append after a tool error. */
+  toolErrorSuffixes: string[];
+  /** Re-prompt texts after an unparsable action. Placeholders `{reason}`, `{reply}`. */
+  malformedActionTemplates: string[];
+  /** Prompts the verification operators may show before accepting a submit. Placeholder `{answer}`. */
+  verificationPrompts: string[];
+  /** Macro tools the tool-exposure operators may add. */
+  macros: HarnessConfig["tools"]["macros"];
+}
+
+/** A library that assumes nothing about the benchmark. */
+export const genericLibrary: EvolutionLibrary = {
+  hints: [
+    "Gather the facts you need with a tool before you answer.",
+    "If a tool returns nothing useful, try a different argument before answering.",
+    "Answer with exactly the value you found, nothing more.",
+  ],
+  toolErrorSuffixes: [
+    "Read the error, fix the arguments and call the tool again.",
+    "Do not answer yet: correct the call and retry.",
+  ],
+  malformedActionTemplates: [
+    "Your reply could not be parsed ({reason}). Reply again with exactly one action in the required format.",
+  ],
+  verificationPrompts: [
+    "You are about to answer {answer}. Check it against the results you saw; submit again to confirm.",
+  ],
+  macros: [],
+};
+
+/**
+ * DBBench (AgentBench DB task) texts: hints, error suffixes and checks phrased for SQL over one table,
+ * matching the benchmark's observable conventions (results shown as Python lists, answers as lists).
+ */
+export const dbbenchLibrary: EvolutionLibrary = {
+  hints: [
+    "Run a SELECT on the table before giving the final answer.",
+    "If a query returns [], the condition value may be written differently in the table; look at the rows before answering.",
+    "Give the final answer exactly as the query returned it, as a list.",
+    "Use the column names exactly as listed in the table description, in backquotes.",
+    "For counting questions use COUNT(*) and answer with the number only.",
+    "For INSERT or UPDATE tasks, execute the statement, then answer with an empty list.",
+  ],
+  toolErrorSuffixes: [
+    "Check the table and column names (use backquotes) and run a corrected query.",
+    "The previous query failed; do not answer yet, correct it and run it again.",
+  ],
+  malformedActionTemplates: [
+    'Your reply could not be parsed ({reason}). Reply with "Action: Operation" and one ```sql block, or "Action: Answer" and "Final Answer: [...]".',
+  ],
+  verificationPrompts: [
+    "Before committing {answer}: does it match the last query result exactly? Submit again to confirm, or run another query.",
+    "Check {answer} against the question: right column, right rows? Submit again to confirm.",
+  ],
+  macros: [],
+};

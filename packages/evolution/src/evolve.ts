@@ -1,0 +1,389 @@
+import {
+  type FixDirection,
+  fixDirections,
+  type HarnessConfig,
+  harnessHash,
+  type Pool,
+  type Sibling,
+  type Task,
+  type Trajectory,
+} from "@hs/harness";
+import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
+import { type FailureClassifierV1, labelTrajectory, modesOf } from "./failure-classifier.js";
+import { defaultModeDirections, type FailureMode } from "./failure-modes.js";
+import { applyOperator, builtinOperators, createRandom, type MutationOperator, pick } from "./operators.js";
+import { parsePool } from "./pool-file.js";
+import type { ProposalLogEntry, ProposerV1 } from "./proposer.js";
+import { measureRescueProperties, type RescueProperties, type RescueRecord } from "./rescue-properties.js";
+import { createRuleClassifier } from "./rule-classifier.js";
+import { type EpisodeRunner, episodeSeed, runJobs } from "./run-episodes.js";
+
+/** Options of `evolvePool`. */
+export interface EvolveOptions extends EpisodeRunner {
+  /** Training tasks. */
+  tasks: readonly Task[];
+  /** The base harness. */
+  base: HarnessConfig;
+  /** Base rollouts per task (default 2). */
+  rolloutsPerTask?: number;
+  /** Seed of everything random (default 0). */
+  seed?: number;
+  /** Directions to evolve (default all). */
+  directions?: readonly FixDirection[];
+  /** Generations per direction (default 3). */
+  generations?: number;
+  /** Operator children per parent per generation (default 3). */
+  candidatesPerGeneration?: number;
+  /** Parents kept between generations (default 2). */
+  beamWidth?: number;
+  /** Base successes each candidate is checked on for regressions (default 8). */
+  successSample?: number;
+  /** Most base failures of a direction a candidate is validated on (default 24). */
+  maxFailuresPerDirection?: number;
+  /** Failure classifiers, in order (default: the generic rules). */
+  classifiers?: readonly FailureClassifierV1[];
+  /** Texts and macros the operators draw from (default generic). */
+  library?: EvolutionLibrary;
+  /** Mutation operators (default the built-in ones). */
+  operators?: readonly MutationOperator[];
+  /** An LLM proposer asked once per parent and generation, when given. */
+  proposer?: ProposerV1;
+  /** Which directions repair which modes. */
+  modeDirections?: Readonly<Record<FailureMode, readonly FixDirection[]>>;
+  /** Least `rescued - regressions` for a sibling to join the pool (default 1). */
+  minScore?: number;
+  /** Run every sibling on every base failure to measure the three properties (default true). */
+  measureProperties?: boolean;
+  /** Clock for `createdAt` (default `Date.now`). */
+  now?: () => number;
+  /** Progress lines. */
+  onProgress?: (message: string) => void;
+}
+
+/** One validated candidate. */
+export interface CandidateRecord {
+  /** Candidate id. */
+  id: string;
+  /** Generation (1-based). */
+  generation: number;
+  /** Parent id. */
+  parent: string;
+  /** Ancestors, base first. */
+  lineage: string[];
+  /** How it was made: operator names or the proposer id, oldest first. */
+  edits: string[];
+  /** Config hash. */
+  hash: string;
+  /** Validation statistics. */
+  validation: Sibling["validation"];
+  /** rescued - regressions. */
+  score: number;
+}
+
+/** What evolution did, for the record and the README figures. */
+export interface EvolutionReport {
+  /** The base run. */
+  baseRun: { episodes: number; successes: number; failures: number; modeCounts: Record<string, number> };
+  /** Per direction: the failures it worked on, its candidates and the outcome. */
+  directions: {
+    direction: FixDirection;
+    failures: number;
+    candidates: CandidateRecord[];
+    chosen: string | null;
+    outcome: string;
+  }[];
+  /** Every LLM proposal, accepted or rejected with its reason. */
+  proposals: ProposalLogEntry[];
+  /** Rescue matrix, locality and complementarity over all base failures (`base-reroll` is the chance control). */
+  properties: RescueProperties | null;
+}
+
+/** Id of the control row: the base harness re-run with fresh seeds. */
+export const rerollControlId = "base-reroll";
+
+function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
+  }
+  return copy;
+}
+
+interface Candidate {
+  config: HarnessConfig;
+  record: CandidateRecord;
+}
+
+/**
+ * Directional harness evolution. Runs the base harness, labels its failures, and for each direction
+ * grows candidates with that direction's operators (and the proposer), validates each on the base
+ * failures of that direction and on a sample of base successes (same seeds as the base episodes),
+ * selects by rescues minus regressions over a few generations, and puts the best per direction in a
+ * frozen pool. Then measures the rescue matrix, locality and complementarity over all base failures.
+ */
+export async function evolvePool(
+  options: EvolveOptions,
+): Promise<{ pool: Pool; report: EvolutionReport; baseTrajectories: Trajectory[] }> {
+  const seed = options.seed ?? 0;
+  const random = createRandom(seed);
+  const progress = options.onProgress ?? (() => {});
+  const modeDirections = options.modeDirections ?? defaultModeDirections;
+  const classifiers = options.classifiers ?? [createRuleClassifier()];
+  const library = options.library ?? genericLibrary;
+  const operators = options.operators ?? builtinOperators;
+  const rollouts = options.rolloutsPerTask ?? 2;
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  const taskOf = (trajectory: Trajectory) => tasksById.get(trajectory.taskId) as Task;
+  const proposals: ProposalLogEntry[] = [];
+
+  const probe = options.tasks[0];
+  let toolNames: string[] = [];
+  if (probe !== undefined) {
+    const environment = await options.benchmark.createEnvironment(probe, { seed });
+    toolNames = environment.tools.map((tool) => tool.name);
+    await environment.close();
+  }
+
+  progress(`base run: ${options.tasks.length} tasks x ${rollouts} rollouts`);
+  const baseJobs = options.tasks.flatMap((task) =>
+    Array.from({ length: rollouts }, (_, rollout) => ({
+      task,
+      harness: options.base,
+      seed: episodeSeed(task.id, rollout, seed),
+    })),
+  );
+  const baseRaw = await runJobs(options, baseJobs);
+  const baseTrajectories: Trajectory[] = [];
+  for (const trajectory of baseRaw) {
+    baseTrajectories.push(
+      trajectory.success
+        ? trajectory
+        : await labelTrajectory(trajectory, classifiers, { task: taskOf(trajectory) }),
+    );
+  }
+  const failures = baseTrajectories.filter((trajectory) => !trajectory.success);
+  const successes = baseTrajectories.filter((trajectory) => trajectory.success);
+  const modeCounts: Record<string, number> = {};
+  for (const failure of failures)
+    for (const mode of modesOf(failure)) modeCounts[mode] = (modeCounts[mode] ?? 0) + 1;
+  progress(
+    `base: ${successes.length}/${baseTrajectories.length} solved; modes ${JSON.stringify(modeCounts)}`,
+  );
+
+  const successSample = shuffle(successes, random).slice(0, options.successSample ?? 8);
+
+  const validate = async (config: HarnessConfig, directionFailures: readonly Trajectory[]) => {
+    const jobs = [...directionFailures, ...successSample].map((trajectory) => ({
+      task: taskOf(trajectory),
+      harness: config,
+      seed: trajectory.seed,
+    }));
+    const results = await runJobs(options, jobs);
+    const onFailures = results.slice(0, directionFailures.length);
+    const onSuccesses = results.slice(directionFailures.length);
+    return {
+      failuresTried: onFailures.length,
+      rescued: onFailures.filter((trajectory) => trajectory.success).length,
+      successesTried: onSuccesses.length,
+      regressions: onSuccesses.filter((trajectory) => !trajectory.success).length,
+    };
+  };
+
+  const report: EvolutionReport = {
+    baseRun: {
+      episodes: baseTrajectories.length,
+      successes: successes.length,
+      failures: failures.length,
+      modeCounts,
+    },
+    directions: [],
+    proposals,
+    properties: null,
+  };
+  const siblings: Sibling[] = [];
+  const generations = options.generations ?? 3;
+  const perParent = options.candidatesPerGeneration ?? 3;
+  const beamWidth = options.beamWidth ?? 2;
+  const minScore = options.minScore ?? 1;
+
+  for (const direction of options.directions ?? fixDirections) {
+    const directionFailures = failures
+      .filter((trajectory) =>
+        modesOf(trajectory).some((mode) => (modeDirections[mode] ?? []).includes(direction)),
+      )
+      .slice(0, options.maxFailuresPerDirection ?? 24);
+    const entry: EvolutionReport["directions"][number] = {
+      direction,
+      failures: directionFailures.length,
+      candidates: [],
+      chosen: null,
+      outcome: "",
+    };
+    report.directions.push(entry);
+    if (directionFailures.length === 0) {
+      entry.outcome = "no base failures of this direction's modes";
+      progress(`${direction}: skipped (${entry.outcome})`);
+      continue;
+    }
+    const seen = new Set([harnessHash(options.base)]);
+    const all: Candidate[] = [];
+    let parents: { config: HarnessConfig; id: string; lineage: string[]; edits: string[] }[] = [
+      { config: options.base, id: options.base.id, lineage: [], edits: [] },
+    ];
+    const directionOperators = operators.filter((operator) => operator.direction === direction);
+    let counter = 0;
+    for (let generation = 1; generation <= generations; generation++) {
+      const children: { config: HarnessConfig; parent: (typeof parents)[number]; edit: string }[] = [];
+      for (const parent of parents) {
+        for (
+          let attempt = 0;
+          attempt < perParent * 3 && children.filter((child) => child.parent === parent).length < perParent;
+          attempt++
+        ) {
+          const operator = pick(directionOperators, random);
+          if (operator === undefined) break;
+          const config = applyOperator(operator, parent.config, { random, library, toolNames });
+          if (config === null) continue;
+          const hash = harnessHash(config);
+          if (seen.has(hash)) continue;
+          seen.add(hash);
+          children.push({ config, parent, edit: operator.name });
+        }
+        if (options.proposer !== undefined) {
+          const proposal = await options.proposer.propose({
+            direction,
+            config: parent.config,
+            failures: directionFailures,
+            seed: Math.floor(random() * 2 ** 31),
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          });
+          proposals.push({
+            proposerId: options.proposer.id,
+            direction,
+            accepted: proposal.accepted,
+            detail: proposal.accepted ? proposal.rationale : proposal.reason,
+          });
+          if (proposal.accepted && !seen.has(harnessHash(proposal.config))) {
+            seen.add(harnessHash(proposal.config));
+            children.push({ config: proposal.config, parent, edit: options.proposer.id });
+          }
+        }
+      }
+      if (children.length === 0) break;
+      for (const child of children) {
+        const id = `${direction}-g${generation}-c${counter++}`;
+        const config = { ...child.config, id };
+        const validation = await validate(config, directionFailures);
+        const record: CandidateRecord = {
+          id,
+          generation,
+          parent: child.parent.id,
+          lineage: [...child.parent.lineage, child.parent.id],
+          edits: [...child.parent.edits, child.edit],
+          hash: harnessHash(config),
+          validation,
+          score: validation.rescued - validation.regressions,
+        };
+        all.push({ config, record });
+        entry.candidates.push(record);
+      }
+      const ranked = [...all].sort(
+        (a, b) => b.record.score - a.record.score || a.record.id.localeCompare(b.record.id),
+      );
+      parents = ranked.slice(0, beamWidth).map((candidate) => ({
+        config: candidate.config,
+        id: candidate.record.id,
+        lineage: candidate.record.lineage,
+        edits: candidate.record.edits,
+      }));
+      progress(
+        `${direction}: generation ${generation}: ${children.length} candidates, best score ${ranked[0]?.record.score ?? "-"}`,
+      );
+    }
+    const best = [...all].sort(
+      (a, b) => b.record.score - a.record.score || a.record.id.localeCompare(b.record.id),
+    )[0];
+    if (best === undefined) {
+      entry.outcome = "no operator applied";
+      continue;
+    }
+    if (best.record.score < minScore || best.record.validation.rescued === 0) {
+      entry.outcome = `best candidate ${best.record.id} scored ${best.record.score} (< ${minScore}); not added`;
+      continue;
+    }
+    const id = `sibling-${direction}`;
+    const config: HarnessConfig = {
+      ...best.config,
+      id,
+      description: `Sibling of ${options.base.id} along ${direction}: ${best.record.edits.join(" -> ")}`,
+    };
+    siblings.push({
+      id,
+      direction,
+      hash: harnessHash(config),
+      config,
+      lineage: [...best.record.lineage, best.record.id],
+      validation: best.record.validation,
+    });
+    entry.chosen = best.record.id;
+    entry.outcome = `added as ${id} (rescued ${best.record.validation.rescued}/${best.record.validation.failuresTried}, regressions ${best.record.validation.regressions}/${best.record.validation.successesTried})`;
+    progress(`${direction}: ${entry.outcome}`);
+  }
+
+  const pool = parsePool({
+    schemaVersion: 1,
+    benchmark: options.benchmark.id,
+    createdAt: new Date((options.now ?? Date.now)()).toISOString(),
+    policyVersion: `${options.policy.id}@${options.policy.version}`,
+    base: { id: options.base.id, hash: harnessHash(options.base), config: options.base },
+    siblings,
+  });
+
+  if (options.measureProperties !== false && siblings.length > 0 && failures.length > 0) {
+    progress(`measuring: ${siblings.length} siblings + re-roll control on ${failures.length} base failures`);
+    report.properties = await measureOnFailures(options, pool, failures, taskOf, seed, modeDirections);
+  }
+  return { pool, report, baseTrajectories };
+}
+
+/**
+ * Runs every sibling of a pool, and the base harness with fresh seeds (the chance control), on the
+ * given labelled base failures, and measures the three properties.
+ */
+export async function measureOnFailures(
+  runner: EpisodeRunner,
+  pool: Pool,
+  failures: readonly Trajectory[],
+  taskOf: (trajectory: Trajectory) => Task,
+  seed = 0,
+  modeDirections: Readonly<Record<FailureMode, readonly FixDirection[]>> = defaultModeDirections,
+): Promise<RescueProperties> {
+  const records: RescueRecord[] = failures.map((failure) => ({
+    taskId: failure.taskId,
+    seed: failure.seed,
+    modes: modesOf(failure),
+    rescuedBy: {},
+  }));
+  const harnesses = [
+    ...pool.siblings.map((sibling) => ({
+      id: sibling.id,
+      config: sibling.config,
+      direction: sibling.direction as FixDirection | null,
+      reroll: false,
+    })),
+    { id: rerollControlId, config: pool.base.config, direction: null, reroll: true },
+  ];
+  for (const harness of harnesses) {
+    const jobs = failures.map((failure, index) => ({
+      task: taskOf(failure),
+      harness: harness.config,
+      seed: harness.reroll ? episodeSeed(failure.taskId, 1000 + index, seed) : failure.seed,
+    }));
+    const results = await runJobs(runner, jobs);
+    results.forEach((trajectory, index) => {
+      (records[index] as RescueRecord).rescuedBy[harness.id] = trajectory.success;
+    });
+  }
+  return measureRescueProperties(records, harnesses, modeDirections);
+}

@@ -1,0 +1,37 @@
+import { commonFailureModes, type FixDirection, fixDirections } from "@hs/harness";
+
+/** A failure mode name (one of `commonFailureModes`, or a benchmark's own). */
+export type FailureMode = string;
+
+/**
+ * Which fix directions are expected to repair each common failure mode. Locality is measured against
+ * this map: a sibling's rescue is "local" when the rescued failure carries a mode of its direction.
+ */
+export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDirection[]>> = {
+  "budget-exhausted": ["budget"],
+  "malformed-action": ["action-format", "error-recovery"],
+  "unrecovered-tool-error": ["error-recovery"],
+  "empty-result-misread": ["guidance", "verification"],
+  "wrong-answer-format": ["action-format", "guidance"],
+  "context-lost": ["context"],
+  "premature-answer": ["verification", "guidance"],
+  "wrong-target": ["guidance", "tool-exposure"],
+};
+
+/** The failure modes a direction is expected to repair under a mode -> directions map. */
+export function modesOfDirection(
+  direction: FixDirection,
+  modeDirections: Readonly<Record<FailureMode, readonly FixDirection[]>> = defaultModeDirections,
+): FailureMode[] {
+  return Object.entries(modeDirections)
+    .filter(([, directions]) => directions.includes(direction))
+    .map(([mode]) => mode);
+}
+
+/** Whether a value names a fix direction. */
+export function isFixDirection(value: string): value is FixDirection {
+  return (fixDirections as readonly string[]).includes(value);
+}
+
+/** The common failure modes, re-exported for convenience. */
+export const failureModes: readonly FailureMode[] = commonFailureModes;

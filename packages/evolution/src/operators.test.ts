@@ -1,0 +1,132 @@
+import { createHarnessConfig, directionSection, fixDirections, type HarnessConfig } from "@hs/harness";
+import { lookupTextHarness } from "@hs/harness/test-environments";
+import { describe, expect, it } from "vitest";
+import { dbbenchLibrary, genericLibrary } from "./evolution-library.js";
+import {
+  applyOperator,
+  assertDirectionalEdit,
+  builtinOperators,
+  changedSections,
+  createRandom,
+  DirectionViolationError,
+  type MutationOperator,
+  operatorsOf,
+  sectionNames,
+} from "./operators.js";
+
+const richBase: HarnessConfig = createHarnessConfig({
+  ...lookupTextHarness,
+  id: "rich",
+  prompt: { ...lookupTextHarness.prompt, hints: ["Be brief."] },
+  context: { keepLastTurns: 4, truncateObservationChars: 200, truncationMarker: "[cut]", pinTask: false },
+  budget: { maxSteps: 6, maxOutputChars: 2000 },
+  tools: { expose: ["lookup", "dump", "submit"], macros: [] },
+  verification: { enabled: true, prompt: "Sure about {answer}?", maxChecks: 1 },
+  actionFormat: {
+    kind: "text",
+    rules: [
+      { tool: "lookup", pattern: "^lookup:\\s*(\\S+)", flags: "m", arguments: { key: 1 } },
+      { tool: "submit", pattern: "^```sql\\n(.*)```", flags: "s", arguments: { answer: 1 } },
+    ],
+  },
+});
+const bases = [lookupTextHarness, richBase, createHarnessConfig({ id: "tools" })];
+const library = {
+  ...dbbenchLibrary,
+  macros: [
+    {
+      name: "lookup_twice",
+      description: "Look a key up twice.",
+      parameters: { type: "object", properties: { key: { type: "string" } } },
+      steps: [{ tool: "lookup", arguments: { key: "{key}" } }],
+    },
+  ],
+};
+
+describe("direction operators", () => {
+  it("every direction has operators", () => {
+    for (const direction of fixDirections) expect(operatorsOf(direction).length).toBeGreaterThan(0);
+  });
+
+  it("each operator changes only its own direction's section, over many random draws", () => {
+    const applied = new Map<string, number>();
+    for (const operator of builtinOperators) {
+      for (const base of bases) {
+        for (let seed = 0; seed < 20; seed++) {
+          const context = { random: createRandom(seed), library, toolNames: ["lookup", "dump", "submit"] };
+          const result = applyOperator(operator, base, context);
+          if (result === null) continue;
+          applied.set(operator.name, (applied.get(operator.name) ?? 0) + 1);
+          expect(changedSections(base, result)).toEqual([directionSection[operator.direction]]);
+        }
+      }
+    }
+    for (const operator of builtinOperators)
+      expect(applied.get(operator.name) ?? 0, operator.name).toBeGreaterThan(0);
+  });
+
+  it("chained operators of one direction still touch only that section", () => {
+    for (const direction of fixDirections) {
+      let config = richBase;
+      const random = createRandom(7);
+      for (let round = 0; round < 10; round++) {
+        for (const operator of operatorsOf(direction)) {
+          config =
+            applyOperator(operator, config, {
+              random,
+              library: genericLibrary,
+              toolNames: ["lookup", "dump", "submit"],
+            }) ?? config;
+        }
+      }
+      const changed = changedSections(richBase, config);
+      expect(changed.every((name) => name === directionSection[direction])).toBe(true);
+    }
+  });
+
+  it("rejects an operator that edits another section, naming it", () => {
+    const rogue: MutationOperator = {
+      name: "sneaky",
+      direction: "guidance",
+      apply: (config) => ({
+        ...config,
+        prompt: { ...config.prompt, hints: ["x"] },
+        budget: { ...config.budget, maxSteps: 99 },
+      }),
+    };
+    const attempt = () =>
+      applyOperator(rogue, lookupTextHarness, {
+        random: createRandom(1),
+        library: genericLibrary,
+        toolNames: [],
+      });
+    expect(attempt).toThrow(DirectionViolationError);
+    expect(attempt).toThrow(/direction "guidance" may change only section "prompt", but changed "budget"/);
+  });
+
+  it("rejects an operator whose result is not a valid config", () => {
+    const broken: MutationOperator = {
+      name: "negative-budget",
+      direction: "budget",
+      apply: (config) => ({ ...config, budget: { ...config.budget, maxSteps: -1 } }),
+    };
+    expect(() =>
+      applyOperator(broken, lookupTextHarness, {
+        random: createRandom(1),
+        library: genericLibrary,
+        toolNames: [],
+      }),
+    ).toThrow(/budget\.maxSteps/);
+  });
+
+  it("lets id and description change with the section", () => {
+    const edited = {
+      ...lookupTextHarness,
+      id: "other",
+      description: "x",
+      budget: { ...lookupTextHarness.budget, maxSteps: 9 },
+    };
+    expect(assertDirectionalEdit(lookupTextHarness, edited, "budget").budget.maxSteps).toBe(9);
+    expect(sectionNames).toHaveLength(7);
+  });
+});

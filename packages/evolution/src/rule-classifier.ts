@@ -1,0 +1,141 @@
+import type { FailureLabel, Trajectory } from "@hs/harness";
+import type { FailureClassifierV1 } from "./failure-classifier.js";
+import {
+  type FailureConventions,
+  genericConventions,
+  parseFailureConventions,
+} from "./failure-conventions.js";
+import { answerOf, type CallFact, callsOf, excerpt, matches, submitCallOf } from "./trajectory-facts.js";
+
+function label(mode: string, evidence: string, step: number | undefined): FailureLabel {
+  return { mode, evidence, source: "rules", ...(step === undefined ? {} : { step }) };
+}
+
+/**
+ * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
+ * and submitted answer, read through the benchmark's conventions. Returns no labels for a success.
+ */
+export function classifyByRules(trajectory: Trajectory, conventions: FailureConventions): FailureLabel[] {
+  if (trajectory.success) return [];
+  const labels: FailureLabel[] = [];
+  const events = trajectory.events;
+  const lastStep = trajectory.steps.length - 1;
+
+  if (trajectory.endReason === "budget" || trajectory.endReason === "output-budget") {
+    const hit = events.find((event) => event.type === "budget-hit");
+    labels.push(
+      label(
+        "budget-exhausted",
+        hit?.detail ??
+          `episode ended by the ${trajectory.endReason} limit after ${trajectory.steps.length} steps`,
+        hit?.step ?? (lastStep >= 0 ? lastStep : undefined),
+      ),
+    );
+  }
+
+  const malformed = events.filter((event) => event.type === "malformed-action");
+  if (malformed.length > 0) {
+    const first = malformed[0];
+    const reply = first === undefined ? undefined : trajectory.steps[first.step]?.action.content;
+    const ended = trajectory.endReason === "reprompts-exhausted" ? "; re-prompts exhausted" : "";
+    labels.push(
+      label(
+        "malformed-action",
+        `${malformed.length} unparsable action(s)${ended}: ${first?.detail ?? ""}${reply === undefined ? "" : ` | reply: ${excerpt(reply, 160)}`}`,
+        first?.step,
+      ),
+    );
+  }
+
+  const calls = callsOf(trajectory);
+  const submit = submitCallOf(trajectory, conventions);
+  const isWork = (fact: CallFact) => fact !== submit && !conventions.submitTools.includes(fact.call.name);
+  const errors = events.filter((event) => event.type === "tool-error" || event.type === "tool-hidden");
+  const lastError = errors[errors.length - 1];
+  if (lastError !== undefined) {
+    const recovered = calls.some((fact) => isWork(fact) && !fact.isError && fact.step > lastError.step);
+    if (!recovered) {
+      labels.push(
+        label(
+          "unrecovered-tool-error",
+          `${lastError.type} at step ${lastError.step} never followed by a successful call: ${excerpt(lastError.detail)}`,
+          lastError.step,
+        ),
+      );
+    }
+  }
+
+  const lost = events.filter(
+    (event) => (event.type === "truncated" || event.type === "context-dropped") && event.step < lastStep,
+  );
+  if (lost.length > 0 && lost[0] !== undefined) {
+    labels.push(
+      label("context-lost", `${lost.length} context cut(s); first: ${lost[0].detail}`, lost[0].step),
+    );
+  }
+
+  if (submit !== undefined) {
+    const answer = answerOf(submit.call, conventions);
+    const before = calls.filter((fact) => isWork(fact) && fact.step < submit.step);
+    const informative = before.filter((fact) => !fact.isError);
+    const submitPhase: FailureLabel[] = [];
+    if (informative.length === 0) {
+      submitPhase.push(
+        label(
+          "premature-answer",
+          `answered "${excerpt(answer, 120)}" at step ${submit.step} without any successful ${before.length === 0 ? "call" : "call (only errors)"} before it`,
+          submit.step,
+        ),
+      );
+    } else {
+      const lastResult = informative[informative.length - 1] as CallFact;
+      if (
+        matches(conventions.emptyResultPattern, lastResult.content) &&
+        !matches(conventions.emptyAnswerPattern, answer)
+      ) {
+        submitPhase.push(
+          label(
+            "empty-result-misread",
+            `step ${lastResult.step} returned an empty result (${excerpt(lastResult.content, 60)}) yet the answer was "${excerpt(answer, 120)}"`,
+            lastResult.step,
+          ),
+        );
+      }
+    }
+    if (conventions.answerFormatPattern !== null && !matches(conventions.answerFormatPattern, answer)) {
+      submitPhase.push(
+        label(
+          "wrong-answer-format",
+          `answer "${excerpt(answer, 160)}" does not match the expected format /${conventions.answerFormatPattern}/`,
+          submit.step,
+        ),
+      );
+    }
+    if (submitPhase.length === 0) {
+      const lastResult = informative[informative.length - 1];
+      submitPhase.push(
+        label(
+          "wrong-target",
+          `well-formed answer "${excerpt(answer, 120)}" graded wrong${lastResult === undefined ? "" : `; last result (step ${lastResult.step}): ${excerpt(lastResult.content, 120)}`}`,
+          submit.step,
+        ),
+      );
+    }
+    labels.push(...submitPhase);
+  }
+  return labels;
+}
+
+/** A rule-based failure classifier for a benchmark's conventions (generic ones by default). */
+export function createRuleClassifier(
+  conventions: FailureConventions = genericConventions,
+): FailureClassifierV1 {
+  const checked = parseFailureConventions(conventions);
+  return {
+    specificationVersion: "v1",
+    id: `rules:${checked.id}`,
+    async classify(trajectory) {
+      return classifyByRules(trajectory, checked);
+    },
+  };
+}
