@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { reportCommand } from "./report.js";
 
 /** Every `hs` subcommand, in the order `hs --help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [reportCommand];

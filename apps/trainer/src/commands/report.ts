@@ -1,0 +1,38 @@
+import { resolve } from "node:path";
+import { writeReport } from "@hs/report";
+import { type Command, stringOption, UsageError } from "../command.js";
+
+/** `hs report DIR... --out REPORT`: the HTML report of one or more experiments. */
+export const reportCommand: Command = {
+  name: "report",
+  summary: "write the HTML report (tables and charts) of experiment directories",
+  usage: `Usage: hs report DIR... --out REPORT [--json]
+
+Reads each experiment directory (results.json, runs/METHOD/seed-N/metrics.jsonl, evolution.json,
+profiles.json) and writes REPORT/index.html, a self-contained page, and REPORT/charts/*.svg|png.
+
+Options:
+  --out REPORT   output directory (required)
+  --json         print {"html": PATH, "charts": [PNG paths], "problems": [...]} on stdout`,
+  options: { out: { type: "string" }, json: { type: "boolean" } },
+  async run(args, io) {
+    const out = stringOption(args, "out");
+    if (out === undefined) throw new UsageError("--out REPORT is required");
+    if (args.positionals.length === 0) throw new UsageError("name at least one experiment directory");
+    io.stderr(`report: reading ${args.positionals.length} experiment(s)...\n`);
+    const { charts, experiments } = await writeReport({
+      experiments: args.positionals.map((path) => resolve(path)),
+      out: resolve(out),
+    });
+    const problems = experiments.flatMap((experiment) => experiment.problems);
+    const html = resolve(out, "index.html");
+    if (args.values.json === true) {
+      io.stdout(`${JSON.stringify({ html, charts: charts.map((chart) => chart.files.png), problems })}\n`);
+    } else {
+      io.stdout(
+        `wrote ${html} with ${charts.length} charts${problems.length > 0 ? ` (${problems.length} problems listed in it)` : ""}\n`,
+      );
+    }
+    return 0;
+  },
+};
