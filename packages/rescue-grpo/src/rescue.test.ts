@@ -58,6 +58,7 @@ const fixedRouter = (order: string[]): RouterV1 => ({
   },
 });
 
+const draws = 0;
 async function failedGroup(): Promise<RolloutGroup> {
   const policy = hintReader();
   const trajectories = await Promise.all(

@@ -58,6 +58,8 @@ export function shareBudget(budget: number, count: number): number[] {
  * A rescue step for all-fail groups: chooses siblings, rolls the same policy out under them within the
  * rescue budget, and returns the group that replaces the failed one (rescue rollouts, plus one base
  * failure when `keepBaseNegative`). Its advantages are then computed over this replacement group.
+ * Stateless: its random choices and rollout seeds derive from the run seed and the failed group's first
+ * rollout seed, so a resumed run repeats them exactly.
  * Counters: `attempts`, `successes` (some rescue rollout succeeded), `routerQueries`, `routerHits` (the
  * top-ranked sibling succeeded at least once), `sibling:ID:rollouts`, `sibling:ID:successes`.
  */
@@ -71,11 +73,10 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
       field: "singleSiblingId",
     });
   }
-  let rescueIndex = 0;
-
   const choose = async (
     group: RolloutGroup,
     failed: Trajectory[],
+    key: number,
     signal?: AbortSignal,
   ): Promise<string[]> => {
     const ids = [...siblings.keys()];
@@ -85,7 +86,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
       case "single":
         return [options.singleSiblingId as string];
       case "random": {
-        const random = createRandom(mixSeed(options.seed, rescueIndex, 0x72616e64));
+        const random = createRandom(mixSeed(options.seed, key, 0x72616e64));
         const shuffled = [...ids];
         for (let index = shuffled.length - 1; index > 0; index--) {
           const other = Math.floor(random() * (index + 1));
@@ -100,7 +101,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
           pool: options.pool,
           profiles: options.profiles(),
           k: options.k,
-          seed: mixSeed(options.seed, rescueIndex),
+          seed: mixSeed(options.seed, key),
           ...(signal === undefined ? {} : { signal }),
         });
         return decision.selected.filter((id) => siblings.has(id)).slice(0, options.k);
@@ -109,7 +110,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
   };
 
   return async (group, context): Promise<RescueOutcome> => {
-    rescueIndex += 1;
+    const key = group.trajectories[0]?.seed ?? context.step;
     const budget = Math.min(options.rescueBudget, context.rolloutsLeft);
     const metrics: Record<string, number> = { attempts: 1, successes: 0 };
     if (budget <= 0 || siblings.size === 0)
@@ -119,7 +120,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
         ? trajectory
         : { ...trajectory, failureModes: options.classify(trajectory) },
     );
-    const chosen = await choose(group, failed, context.signal);
+    const chosen = await choose(group, failed, key, context.signal);
     if (options.selection === "router") metrics.routerQueries = 1;
     const shares = shareBudget(budget, chosen.length);
     const rescued: Trajectory[] = [];
@@ -130,7 +131,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
       const sibling = siblings.get(id);
       if (sibling === undefined) continue;
       const seeds = Array.from({ length: share }, (_, rollout) =>
-        mixSeed(options.seed, rescueIndex, position, rollout, 0x72657363),
+        mixSeed(options.seed, key, position, rollout, 0x72657363),
       );
       const siblingGroup = await collectGroup({
         task: group.task,
