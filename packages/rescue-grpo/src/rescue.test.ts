@@ -161,6 +161,7 @@ describe("createRescuer", () => {
 
   it("picks random siblings deterministically for a seed, and all siblings for all-rescue", async () => {
     const picks = async (seed: number) => {
+      draws = 0;
       const rescuer = createRescuer({
         benchmark,
         pool,
