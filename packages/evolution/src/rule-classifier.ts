@@ -48,7 +48,7 @@ export function classifyByRules(trajectory: Trajectory, conventions: FailureConv
   }
 
   const calls = callsOf(trajectory);
-  const submit = submitCallOf(trajectory, conventions);
+  const submit = submitCallOf(trajectory, conventions, calls);
   const isWork = (fact: CallFact) => fact !== submit && !conventions.submitTools.includes(fact.call.name);
   const errors = events.filter((event) => event.type === "tool-error" || event.type === "tool-hidden");
   const lastError = errors[errors.length - 1];

@@ -35,8 +35,11 @@ export function callsOf(trajectory: Trajectory): CallFact[] {
 }
 
 /** The call that submitted the answer, when the episode submitted. */
-export function submitCallOf(trajectory: Trajectory, conventions: FailureConventions): CallFact | undefined {
-  const calls = callsOf(trajectory);
+export function submitCallOf(
+  trajectory: Trajectory,
+  conventions: FailureConventions,
+  calls: readonly CallFact[] = callsOf(trajectory),
+): CallFact | undefined {
   const done = calls.filter((fact) => fact.done);
   if (done.length > 0) return done[done.length - 1];
   const named = calls.filter((fact) => conventions.submitTools.includes(fact.call.name));

@@ -1,0 +1,30 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { describeZodIssue, InvalidInputError, type ProfileSet, profileSetSchema } from "@hs/harness";
+
+/** Validates a profile set; throws `InvalidInputError` naming the file and field. */
+export function parseProfileSet(value: unknown, source: { file?: string } = {}): ProfileSet {
+  const result = profileSetSchema.safeParse(value);
+  if (result.success) return result.data;
+  const { field, message } = describeZodIssue(result.error);
+  throw new InvalidInputError(`invalid profiles: ${message}`, { ...source, field });
+}
+
+/** Reads and validates a profiles JSON file. */
+export async function readProfileSet(file: string): Promise<ProfileSet> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new InvalidInputError(
+      `cannot read profiles: ${error instanceof Error ? error.message : String(error)}`,
+      { file },
+      { cause: error },
+    );
+  }
+  return parseProfileSet(value, { file });
+}
+
+/** Writes a profile set as pretty JSON (validated first). */
+export async function writeProfileSet(file: string, profiles: ProfileSet): Promise<void> {
+  await writeFile(file, `${JSON.stringify(parseProfileSet(profiles), null, 2)}\n`);
+}

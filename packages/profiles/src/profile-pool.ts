@@ -1,0 +1,96 @@
+import {
+  createRuleClassifier,
+  type EpisodeRunner,
+  episodeSeed,
+  type FailureClassifierV1,
+  type FailureConventions,
+  labelTrajectory,
+  modesOf,
+  runJobs,
+} from "@hs/evolution";
+import type { HarnessConfig, HarnessProfile, Pool, ProfileSet, Task, Trajectory } from "@hs/harness";
+import { buildProfile } from "./build-profile.js";
+
+/** The harnesses of a pool, base first. */
+export function poolHarnesses(pool: Pool): { id: string; config: HarnessConfig; isBase: boolean }[] {
+  return [
+    { id: pool.base.id, config: pool.base.config, isBase: true },
+    ...pool.siblings.map((sibling) => ({ id: sibling.id, config: sibling.config, isBase: false })),
+  ];
+}
+
+/** Options of `profilePool`. */
+export interface ProfilePoolOptions extends EpisodeRunner {
+  /** The pool. */
+  pool: Pool;
+  /** Profiling tasks. */
+  tasks: readonly Task[];
+  /** Rollouts per task and harness (default 2). */
+  rolloutsPerTask?: number;
+  /** Seed (default 0). */
+  seed?: number;
+  /** Classifiers for the base failures (default generic rules). */
+  classifiers?: readonly FailureClassifierV1[];
+  /** Benchmark conventions for behaviour statistics. */
+  conventions?: FailureConventions;
+  /** Training step the profiles describe (default 0). */
+  step?: number;
+  /** Progress lines. */
+  onProgress?: (message: string) => void;
+}
+
+/**
+ * Profiles every harness of a pool for the runner's policy: runs base and siblings on the same tasks
+ * and seeds, labels the base failures, and fills each sibling's rescue row from its results on exactly
+ * those (task, seed) pairs. The new profiles are also the first entry of `history`.
+ */
+export async function profilePool(
+  options: ProfilePoolOptions,
+): Promise<{ profiles: ProfileSet; baseTrajectories: Trajectory[] }> {
+  const rollouts = options.rolloutsPerTask ?? 2;
+  const seed = options.seed ?? 0;
+  const classifiers = options.classifiers ?? [createRuleClassifier(options.conventions)];
+  const policyVersion = `${options.policy.id}@${options.policy.version}`;
+  const keys = options.tasks.flatMap((task) =>
+    Array.from({ length: rollouts }, (_, rollout) => ({ task, seed: episodeSeed(task.id, rollout, seed) })),
+  );
+  const profiles: Record<string, HarnessProfile> = {};
+  let baseTrajectories: Trajectory[] = [];
+  for (const harness of poolHarnesses(options.pool)) {
+    options.onProgress?.(`profiling ${harness.id}: ${keys.length} episodes`);
+    const results = await runJobs(
+      options,
+      keys.map((key) => ({ ...key, harness: harness.config })),
+    );
+    if (harness.isBase) {
+      baseTrajectories = [];
+      for (const [index, trajectory] of results.entries()) {
+        const task = keys[index]?.task;
+        baseTrajectories.push(
+          trajectory.success
+            ? trajectory
+            : await labelTrajectory(trajectory, classifiers, task === undefined ? {} : { task }),
+        );
+      }
+    }
+    const rescueTrials = harness.isBase
+      ? []
+      : results.flatMap((trajectory, index) => {
+          const base = baseTrajectories[index];
+          return base === undefined || base.success
+            ? []
+            : [{ modes: modesOf(base), success: trajectory.success }];
+        });
+    profiles[harness.id] = buildProfile({
+      harnessId: harness.id,
+      policyVersion,
+      trajectories: harness.isBase ? baseTrajectories : results,
+      rescueTrials,
+      ...(options.conventions === undefined ? {} : { conventions: options.conventions }),
+    });
+  }
+  return {
+    profiles: { schemaVersion: 1, profiles, history: [{ step: options.step ?? 0, profiles }] },
+    baseTrajectories,
+  };
+}
