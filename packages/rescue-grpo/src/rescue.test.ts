@@ -58,13 +58,14 @@ const fixedRouter = (order: string[]): RouterV1 => ({
   },
 });
 
-const draws = 0;
+let draws = 0;
 async function failedGroup(): Promise<RolloutGroup> {
   const policy = hintReader();
+  draws += 1;
   const trajectories = await Promise.all(
-    [1, 2, 3].map((seed) =>
-      runEpisode({ task: france, benchmark, harness: lookupTextHarness, policy, seed }),
-    ),
+    [1, 2, 3]
+      .map((rollout) => 100 * draws + rollout)
+      .map((seed) => runEpisode({ task: france, benchmark, harness: lookupTextHarness, policy, seed })),
   );
   expect(trajectories.every((trajectory) => !trajectory.success)).toBe(true);
   return { task: france, harnessId: lookupTextHarness.id, trajectories };
