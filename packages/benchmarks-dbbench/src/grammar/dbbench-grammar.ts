@@ -1,0 +1,528 @@
+import type {
+  ActionGrammarV1,
+  Decision,
+  DecisionOption,
+  GrammarStep,
+  PolicyView,
+  ToolCall,
+} from "@hs/harness";
+import { type FeatureName, featureNames, featureVector } from "./features.js";
+import { type ReadView, readView } from "./read-view.js";
+import { isStopWord, questionValues, tokenize, type ValueCandidate } from "./value-candidates.js";
+
+const kinds = ["explore", "query", "insert", "update", "answer"] as const;
+const aggregates = ["none", "COUNT", "SUM", "AVG", "MIN", "MAX"] as const;
+const operators = ["=", "<", ">", "<=", ">=", "LIKE", "IN"] as const;
+const orders = ["none", "asc", "desc", "asc-number", "desc-number"] as const;
+const answerFormats = ["all", "first", "column"] as const;
+const maxConditions = 3;
+const maxSetColumns = 4;
+const maxCells = 200;
+
+/** Options of the DBBench grammar. */
+export interface DbBenchGrammarOptions {
+  /** Longest question span offered as a value, in tokens (default 12). */
+  maxSpanTokens?: number;
+}
+
+/** Context cues read from the view, shared by every option of a decision. */
+interface ViewContext {
+  read: ReadView;
+  values: ValueCandidate[];
+  questionTokens: string[];
+  context: Partial<Record<FeatureName, number>>;
+}
+
+const cuePatterns: [FeatureName, RegExp][] = [
+  ["cue-insert", /\b(insert|add|added|record|register|enter|new (entry|record|row))\b/i],
+  ["cue-update", /\b(update|updated|change|changed|set|modify|correct|alter|replace)\b/i],
+  ["cue-count", /\b(how many|number of|count)\b/i],
+  ["cue-average", /\b(average|mean)\b/i],
+  ["cue-sum", /\b(total|sum|combined|altogether|in all)\b/i],
+  ["cue-max", /\b(highest|most|maximum|largest|greatest|biggest|top|latest|max|best|longest|last)\b/i],
+  ["cue-min", /\b(lowest|least|minimum|smallest|fewest|earliest|min|worst|shortest|first)\b/i],
+  ["cue-compare", /\b(more|less|than|compare|higher|lower|before|after|or)\b/i],
+];
+
+const contextCache = new WeakMap<PolicyView, ViewContext>();
+
+function viewContext(view: PolicyView, maxSpan: number): ViewContext {
+  const cached = contextCache.get(view);
+  if (cached !== undefined) return cached;
+  const read = readView(view);
+  const context: Partial<Record<FeatureName, number>> = {};
+  for (const [name, pattern] of cuePatterns) context[name] = pattern.test(read.instruction) ? 1 : 0;
+  const last = read.actions.at(-1);
+  context["actions-taken"] = Math.min(read.actions.length, 10) / 5;
+  context["last-error"] = last?.isError === true ? 1 : 0;
+  context["last-empty"] = last?.rows?.length === 0 ? 1 : 0;
+  context["has-result"] = read.actions.some(
+    (action) => action.kind === "select" && (action.rows?.length ?? 0) > 0,
+  )
+    ? 1
+    : 0;
+  context["did-modify"] = read.actions.some(
+    (action) => (action.kind === "insert" || action.kind === "update") && !action.isError,
+  )
+    ? 1
+    : 0;
+  context["did-explore"] = read.actions.some((action) => action.columns !== null) ? 1 : 0;
+  context["guidance-explore"] = /distinct|preview|look at the (data|values|rows)|explore/.test(read.guidance)
+    ? 1
+    : 0;
+  context["is-question"] =
+    /\?\s*$/.test(read.instruction) ||
+    /^(what|which|who|how|when|where|is|are|did|does)\b/i.test(read.instruction)
+      ? 1
+      : 0;
+  const result: ViewContext = {
+    read,
+    values: questionValues(read.instruction, maxSpan),
+    questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
+    context,
+  };
+  contextCache.set(view, result);
+  return result;
+}
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
+}
+
+const numberPattern = /^-?\d[\d,]*(\.\d+)?%?$/;
+
+function isNumber(text: string): boolean {
+  return numberPattern.test(text.trim());
+}
+
+const columnCues: [RegExp, RegExp][] = [
+  [
+    /\bwho\b|\bwhose\b|\bname\b/i,
+    /name|player|driver|person|winner|artist|team|coach|director|candidate|representative|member|athlete|rider|opponent/i,
+  ],
+  [/\bwhen\b|\bwhat (date|year|time)\b/i, /date|year|time|season|day/i],
+  [/\bwhere\b/i, /venue|location|city|country|place|site|stadium|ground|home|away|town/i],
+  [/\bhow many\b|\bnumber\b/i, /number|total|count|#|no\b|points|score|goals|wins/i],
+];
+
+interface Draft {
+  kind: (typeof kinds)[number];
+  labels: readonly string[];
+  position: number;
+}
+
+/** Stateless walk over the chosen labels; each decision reads the labels before it. */
+class Walk {
+  private position = 0;
+  constructor(
+    private readonly labels: readonly string[],
+    private readonly view: ViewContext,
+  ) {}
+
+  /** The next label, or null when the walk reaches the decision to ask for. */
+  take(): string | null {
+    const label = this.labels[this.position];
+    if (label === undefined) return null;
+    this.position++;
+    return label;
+  }
+
+  get ctx(): ViewContext {
+    return this.view;
+  }
+}
+
+function valueOf(label: string): string {
+  return label.slice(label.indexOf(":") + 1);
+}
+
+/** Renders an identifier for MySQL. */
+export function quoteIdentifier(name: string): string {
+  return `\`${name.replaceAll("`", "``")}\``;
+}
+
+/** Renders a string literal for MySQL. */
+export function quoteString(value: string): string {
+  return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+}
+
+function numericLiteral(value: string): string | null {
+  const plain = value.replaceAll(",", "").replace(/%$/, "");
+  return /^-?\d+(\.\d+)?$/.test(plain) ? plain : null;
+}
+
+/**
+ * The DBBench action grammar: builds each action as staged decisions derived from the rendered view
+ * only (the instruction, the table name and headers as the prompt states them, earlier SQL and the
+ * text of its results, error messages, hints). Actions: explore (preview / distinct values of a
+ * column), query (select column, aggregate, up to three conditions, ORDER BY ... LIMIT 1), insert
+ * (a value per column), update (SET columns and values, WHERE condition), answer (which result, which
+ * format). Values come from question spans (and their number and case forms) and seen cells.
+ */
+export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): ActionGrammarV1 {
+  const maxSpan = options.maxSpanTokens ?? 12;
+
+  const option = (
+    label: string,
+    values: Partial<Record<FeatureName, number>>,
+    context: ViewContext,
+  ): DecisionOption => ({
+    label,
+    features: featureVector({ ...context.context, ...values }),
+  });
+
+  const categorical = (
+    name: string,
+    items: readonly string[],
+    context: ViewContext,
+    prefix: string,
+  ): Decision => ({
+    name,
+    options: items.map((item, index) =>
+      option(`${prefix}:${item}`, { [`category-${Math.min(index, 7)}` as FeatureName]: 1 }, context),
+    ),
+  });
+
+  const columnOptions = (
+    name: string,
+    context: ViewContext,
+    used: readonly string[],
+    extra: readonly string[] = [],
+  ): Decision => {
+    const { read, values, questionTokens } = context;
+    const question = read.instruction.toLowerCase();
+    const optionsList: DecisionOption[] = read.headers.map((header, index) => {
+      const headerWords = words(header);
+      const overlap =
+        headerWords.length === 0
+          ? 0
+          : headerWords.filter((word) => questionTokens.includes(word)).length / headerWords.length;
+      const cells = read.cellsByColumn.get(header);
+      const cellList = cells === undefined ? [] : [...cells];
+      const numeric = cellList.length === 0 ? 0.5 : cellList.filter(isNumber).length / cellList.length;
+      const lowered = cells === undefined ? null : new Set(cellList.map((cell) => cell.toLowerCase()));
+      const valueSeen =
+        lowered !== null &&
+        values.some((value) => value.source === "span" && lowered.has(value.text.toLowerCase()))
+          ? 1
+          : 0;
+      let cue = 0;
+      for (const [questionCue, headerCue] of columnCues) {
+        if (questionCue.test(read.instruction) && headerCue.test(header)) cue = 1;
+      }
+      return option(
+        `column:${header}`,
+        {
+          "column-overlap": overlap,
+          "column-exact": header.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
+          "column-position": read.headers.length <= 1 ? 0 : index / (read.headers.length - 1),
+          "column-first": index === 0 ? 1 : 0,
+          "column-used": used.includes(header) ? 1 : 0,
+          "column-numeric": numeric,
+          "column-value-seen": valueSeen,
+          "column-seen": cells === undefined ? 0 : 1,
+          "column-cue": cue,
+          "is-column": 1,
+        },
+        context,
+      );
+    });
+    extra.forEach((item, index) => {
+      optionsList.push(option(`column:${item}`, { [`category-${index}` as FeatureName]: 1 }, context));
+    });
+    return { name, options: optionsList };
+  };
+
+  const valueOptions = (
+    name: string,
+    context: ViewContext,
+    column: string | null,
+    used: readonly string[],
+    mode: "scalar" | "list" | "with-cells",
+  ): Decision => {
+    const { read, values, questionTokens } = context;
+    const columnCells = column === null ? undefined : read.cellsByColumn.get(column);
+    const columnLower = new Set([...(columnCells ?? [])].map((cell) => cell.toLowerCase()));
+    const anyLower = new Set([...read.allCells].map((cell) => cell.toLowerCase()));
+    const headerWordSet = new Set(read.headers.flatMap(words));
+    const columnWords = column === null ? [] : words(column);
+    const headerPositions: number[] = [];
+    questionTokens.forEach((token, index) => {
+      if (columnWords.includes(token)) headerPositions.push(index);
+    });
+    let pool: ValueCandidate[];
+    if (mode === "list") {
+      pool = values.filter((value) => value.source === "list");
+    } else {
+      pool = values.filter((value) => value.source !== "list");
+      if (mode === "with-cells") {
+        const cells = columnCells ?? read.allCells;
+        let count = 0;
+        const present = new Set(pool.map((value) => value.text));
+        for (const cell of cells) {
+          if (count >= maxCells) break;
+          if (present.has(cell) || cell.length === 0 || cell.length > 120) continue;
+          pool = [...pool, { text: cell, length: 0, start: -1, source: "cell" }];
+          present.add(cell);
+          count++;
+        }
+      }
+    }
+    if (pool.length === 0) pool = [{ text: "", length: 0, start: -1, source: "quoted" }];
+    const total = Math.max(1, questionTokens.length);
+    return {
+      name,
+      options: pool.map((value) => {
+        const lower = value.text.toLowerCase();
+        const valueWords = words(value.text);
+        const headerOverlap =
+          valueWords.length === 0
+            ? 0
+            : valueWords.filter((word) => headerWordSet.has(word)).length / valueWords.length;
+        const afterHeader =
+          value.start >= 0 &&
+          headerPositions.some((position) => value.start - position >= 1 && value.start - position <= 4)
+            ? 1
+            : 0;
+        const proper = value.text.split(/\s+/).every((word) => /^[\p{Lu}\p{N}]/u.test(word)) ? 1 : 0;
+        return option(
+          `value:${value.text}`,
+          {
+            "value-length": Math.min(value.length, 12) / 12,
+            "value-quoted": value.source === "quoted" ? 1 : 0,
+            "value-number": isNumber(value.text) ? 1 : 0,
+            "value-from-cell": value.source === "cell" ? 1 : 0,
+            "value-in-column-cells": columnLower.has(lower) ? 1 : 0,
+            "value-in-any-cells": anyLower.has(lower) ? 1 : 0,
+            "value-after-header": afterHeader,
+            "value-overlaps-header": headerOverlap,
+            "value-case-variant":
+              value.source === "case-variant" ? 1 : value.source === "number-form" ? 0.5 : 0,
+            "value-position": value.start < 0 ? 0 : value.start / total,
+            "value-used": used.includes(value.text) ? 1 : 0,
+            "value-proper": proper,
+            "is-value": 1,
+            "value-list": value.source === "list" ? 1 : 0,
+          },
+          context,
+        );
+      }),
+    };
+  };
+
+  const sqlAction = (read: ReadView, sql: string): GrammarStep => {
+    const tool = read.sqlTool;
+    const argumentName =
+      Object.keys((tool?.parameters.properties as Record<string, unknown> | undefined) ?? {})[0] ?? "sql";
+    const toolCalls: ToolCall[] =
+      tool === undefined ? [] : [{ id: "call-sql", name: tool.name, arguments: { [argumentName]: sql } }];
+    return { done: true, content: `Action: Operation\n\`\`\`sql\n${sql}\n\`\`\``, toolCalls };
+  };
+
+  const answerAction = (read: ReadView, answers: string[]): GrammarStep => {
+    const tool = read.answerTool;
+    const properties = (tool?.parameters.properties as Record<string, { type?: unknown }> | undefined) ?? {};
+    const argumentName = Object.keys(properties)[0] ?? "answers";
+    const isArray = properties[argumentName]?.type === "array";
+    const toolCalls: ToolCall[] =
+      tool === undefined
+        ? []
+        : [
+            {
+              id: "call-answer",
+              name: tool.name,
+              arguments: { [argumentName]: isArray ? answers : JSON.stringify(answers) },
+            },
+          ];
+    return { done: true, content: `Action: Answer\nFinal Answer: ${JSON.stringify(answers)}`, toolCalls };
+  };
+
+  const ask = (decision: Decision): GrammarStep => ({ done: false, decision });
+
+  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
+    const context = viewContext(view, maxSpan);
+    const { read } = context;
+    const walk = new Walk(chosen, context);
+    const table = quoteIdentifier(read.table);
+    const kindLabel = walk.take();
+    if (kindLabel === null) return ask(categorical("kind", kinds, context, "kind"));
+    const kind = valueOf(kindLabel);
+
+    if (kind === "explore") {
+      const target = walk.take();
+      if (target === null) return ask(columnOptions("explore-target", context, [], ["*"]));
+      const column = valueOf(target);
+      return sqlAction(
+        read,
+        column === "*"
+          ? `SELECT * FROM ${table} LIMIT 50;`
+          : `SELECT DISTINCT ${quoteIdentifier(column)} FROM ${table} LIMIT 100;`,
+      );
+    }
+
+    if (kind === "query") {
+      const selectLabel = walk.take();
+      if (selectLabel === null) return ask(columnOptions("select-column", context, [], ["*"]));
+      const select = valueOf(selectLabel);
+      const aggregateLabel = walk.take();
+      const allowed = select === "*" ? aggregates.slice(0, 2) : aggregates;
+      if (aggregateLabel === null) return ask(categorical("aggregate", allowed, context, "aggregate"));
+      const aggregate = valueOf(aggregateLabel);
+      const conditions: string[] = [];
+      const usedColumns = select === "*" ? [] : [select];
+      const usedValues: string[] = [];
+      for (let index = 0; index < maxConditions; index++) {
+        const more = walk.take();
+        if (more === null)
+          return ask(
+            categorical(`condition-${index === 0 ? "first" : "more"}`, ["stop", "add"], context, "condition"),
+          );
+        if (valueOf(more) === "stop") break;
+        const columnLabel = walk.take();
+        if (columnLabel === null) return ask(columnOptions("condition-column", context, usedColumns));
+        const column = valueOf(columnLabel);
+        const operatorLabel = walk.take();
+        const hasLists = context.values.some((value) => value.source === "list");
+        const operatorList = hasLists ? operators : operators.slice(0, -1);
+        if (operatorLabel === null)
+          return ask(categorical("condition-operator", operatorList, context, "operator"));
+        const operator = valueOf(operatorLabel);
+        const valueLabel = walk.take();
+        if (valueLabel === null) {
+          return ask(
+            valueOptions(
+              "condition-value",
+              context,
+              column,
+              usedValues,
+              operator === "IN" ? "list" : "with-cells",
+            ),
+          );
+        }
+        const value = valueOf(valueLabel);
+        usedColumns.push(column);
+        usedValues.push(value);
+        const target = quoteIdentifier(column);
+        if (operator === "IN") {
+          const items = value.split(" | ").map(quoteString).join(", ");
+          conditions.push(`${target} IN (${items})`);
+        } else if (operator === "LIKE") {
+          conditions.push(`${target} LIKE ${quoteString(`%${value}%`)}`);
+        } else if (operator === "=") {
+          conditions.push(`${target} = ${quoteString(value)}`);
+        } else {
+          conditions.push(`${target} ${operator} ${numericLiteral(value) ?? quoteString(value)}`);
+        }
+      }
+      const orderLabel = walk.take();
+      if (orderLabel === null) return ask(categorical("order", orders, context, "order"));
+      const order = valueOf(orderLabel);
+      let orderClause = "";
+      if (order !== "none") {
+        const orderColumnLabel = walk.take();
+        if (orderColumnLabel === null) return ask(columnOptions("order-column", context, usedColumns));
+        const orderColumn = quoteIdentifier(valueOf(orderColumnLabel));
+        const key = order.endsWith("number") ? `${orderColumn} + 0` : orderColumn;
+        orderClause = ` ORDER BY ${key} ${order.startsWith("asc") ? "ASC" : "DESC"} LIMIT 1`;
+      }
+      const target = select === "*" ? "*" : quoteIdentifier(select);
+      const projection = aggregate === "none" ? target : `${aggregate}(${target})`;
+      const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
+      return sqlAction(read, `SELECT ${projection} FROM ${table}${where}${orderClause};`);
+    }
+
+    if (kind === "insert") {
+      const insertValues: string[] = [];
+      for (const header of read.headers) {
+        const label = walk.take();
+        if (label === null) return ask(valueOptions("insert-value", context, header, insertValues, "scalar"));
+        insertValues.push(valueOf(label));
+      }
+      const columns = read.headers.map(quoteIdentifier).join(", ");
+      return sqlAction(
+        read,
+        `INSERT INTO ${table} (${columns}) VALUES (${insertValues.map(quoteString).join(", ")});`,
+      );
+    }
+
+    if (kind === "update") {
+      const assignments: string[] = [];
+      const setColumns: string[] = [];
+      const usedValues: string[] = [];
+      for (;;) {
+        const columnLabel = walk.take();
+        if (columnLabel === null) {
+          const remaining = read.headers.filter((header) => !setColumns.includes(header));
+          const decision = columnOptions("set-column", context, setColumns);
+          const options = decision.options.filter((entry) => remaining.includes(valueOf(entry.label)));
+          if (setColumns.length > 0) {
+            options.push(option("column:(where)", { "category-0": 1 }, context));
+          }
+          return ask({ name: setColumns.length === 0 ? "set-column-first" : "set-column", options });
+        }
+        const column = valueOf(columnLabel);
+        if (column === "(where)") break;
+        const valueLabel = walk.take();
+        if (valueLabel === null) return ask(valueOptions("set-value", context, column, usedValues, "scalar"));
+        const value = valueOf(valueLabel);
+        setColumns.push(column);
+        usedValues.push(value);
+        assignments.push(`${quoteIdentifier(column)} = ${quoteString(value)}`);
+        if (setColumns.length >= maxSetColumns || setColumns.length >= read.headers.length) break;
+      }
+      const whereLabel = walk.take();
+      if (whereLabel === null) return ask(columnOptions("where-column", context, setColumns));
+      const whereColumn = valueOf(whereLabel);
+      const whereValueLabel = walk.take();
+      if (whereValueLabel === null)
+        return ask(valueOptions("where-value", context, whereColumn, usedValues, "with-cells"));
+      const whereValue = valueOf(whereValueLabel);
+      return sqlAction(
+        read,
+        `UPDATE ${table} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(whereColumn)} = ${quoteString(whereValue)};`,
+      );
+    }
+
+    // answer
+    const results = read.actions
+      .map((action, index) => ({ action, index }))
+      .filter(({ action }) => action.kind === "select" && action.rows !== null && action.rows.length > 0)
+      .reverse();
+    const sourceLabel = walk.take();
+    if (sourceLabel === null) {
+      const sourceOptions = results.map(({ action, index }, rank) => {
+        const rows = action.rows ?? [];
+        return option(
+          `result:${index}`,
+          {
+            "result-recency": 1 / (rank + 1),
+            "result-rows": Math.min(rows.length, 20) / 20,
+            "result-single-cell": rows.length === 1 && rows[0]?.length === 1 ? 1 : 0,
+            "result-aggregate": /^\s*select\s+(count|sum|avg|min|max)\s*\(/i.test(action.sql ?? "") ? 1 : 0,
+            "column-seen": action.columns === null ? 0 : 1,
+          },
+          context,
+        );
+      });
+      sourceOptions.push(option("result:none", { "category-0": 1 }, context));
+      return ask({ name: "answer-source", options: sourceOptions });
+    }
+    const source = valueOf(sourceLabel);
+    if (source === "none") return answerAction(read, []);
+    const rows = read.actions[Number(source)]?.rows ?? [];
+    const formatLabel = walk.take();
+    if (formatLabel === null) return ask(categorical("answer-format", answerFormats, context, "format"));
+    const format = valueOf(formatLabel);
+    const answers =
+      format === "first"
+        ? [rows[0]?.[0] ?? ""]
+        : format === "column"
+          ? rows.map((row) => row[0] ?? "")
+          : rows.flatMap((row) => row);
+    return answerAction(read, answers);
+  };
+
+  return { specificationVersion: "v1", featureCount: featureNames.length, next };
+}
+
+export type { Draft };

@@ -1,0 +1,4 @@
+export * from "./dbbench-grammar.js";
+export * from "./features.js";
+export * from "./read-view.js";
+export * from "./value-candidates.js";

@@ -1,0 +1,195 @@
+import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
+import { pythonEval } from "../python/python-eval.js";
+import { type PythonValue, pythonList, pythonStr } from "../python/python-value.js";
+
+/** What one earlier action did, as the view shows it. */
+export interface ObservedAction {
+  /** The SQL the policy sent (null for an answer or an unreadable reply). */
+  sql: string | null;
+  /** Statement kind read from the SQL. */
+  kind: "select" | "insert" | "update" | "other" | "none";
+  /** The text shown in reply (null when the reply is not in the view). */
+  result: string | null;
+  /** Rows parsed from a result that reads as a Python list of tuples (AgentBench's raw MySQL reply). */
+  rows: string[][] | null;
+  /** Columns a `SELECT DISTINCT col` or `SELECT *` put in each result column (null when unknown). */
+  columns: (string | null)[] | null;
+  /** Whether the reply reads as an error. */
+  isError: boolean;
+}
+
+/** The rendered view, read the way a reader of the prompt would. */
+export interface ReadView {
+  /** The question or instruction (the task message before the table description). */
+  instruction: string;
+  /** Table name from `The name of this table is ...`. */
+  table: string;
+  /** Headers from `... the headers of this table are A,B,C.` */
+  headers: string[];
+  /** Everything else the prompt says (system text, hints), lower-cased, for cue features. */
+  guidance: string;
+  /** Earlier actions with their replies, oldest first. */
+  actions: ObservedAction[];
+  /** Cells seen per header (from results whose columns are known). */
+  cellsByColumn: Map<string, Set<string>>;
+  /** Every cell seen in any result. */
+  allCells: Set<string>;
+  /** Whether the reply format is native tool calls. */
+  nativeTools: boolean;
+  /** The tool that executes SQL and the one that submits (native format). */
+  sqlTool: ToolSpec | undefined;
+  /** The terminal answer tool (native format). */
+  answerTool: ToolSpec | undefined;
+}
+
+const tableSentence = /The name of this table is (.+?), and the headers of this table are ([^\n]*)/;
+
+/** Reads the SQL out of an assistant reply (a ```sql block, or an execute-sql tool call). */
+export function sqlOfReply(message: ChatMessage): string | null {
+  for (const call of message.toolCalls ?? []) {
+    for (const value of Object.values(call.arguments)) {
+      if (typeof value === "string" && /^\s*(select|insert|update|delete|with|show|describe)\b/i.test(value))
+        return value;
+    }
+  }
+  const block = /```sql\s*\n?([\s\S]*?)```/i.exec(message.content);
+  return block?.[1]?.trim() ?? null;
+}
+
+function statementKind(sql: string | null): ObservedAction["kind"] {
+  if (sql === null) return "none";
+  const head = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
+  if (head === "select") return "select";
+  if (head === "insert") return "insert";
+  if (head === "update") return "update";
+  return "other";
+}
+
+function cellText(value: PythonValue): string {
+  return value.kind === "none" ? "None" : pythonStr(value);
+}
+
+/** Parses AgentBench's raw MySQL reply (`[('a', 1), ...]`) into rows of cell text. */
+export function parseResultRows(text: string): string[][] | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("[")) return null;
+  const value = pythonEval(trimmed);
+  if (value === undefined) return null;
+  const rows = pythonList(value);
+  if (rows === undefined) return null;
+  return rows.map((row) =>
+    row.kind === "tuple" || row.kind === "list" ? row.items.map(cellText) : [cellText(row)],
+  );
+}
+
+function unquoteIdentifier(text: string): string {
+  const trimmed = text.trim();
+  if (
+    (trimmed.startsWith("`") && trimmed.endsWith("`")) ||
+    (trimmed.startsWith('"') && trimmed.endsWith('"'))
+  ) {
+    return trimmed.slice(1, -1);
+  }
+  return trimmed;
+}
+
+function resultColumns(sql: string | null, headers: readonly string[]): (string | null)[] | null {
+  if (sql === null) return null;
+  if (/^\s*select\s+\*\s+from/i.test(sql)) return [...headers];
+  const distinct = /^\s*select\s+(?:distinct\s+)?(`[^`]+`|[^\s,()]+)\s+from/i.exec(sql);
+  if (distinct?.[1] !== undefined) {
+    const name = unquoteIdentifier(distinct[1]);
+    return headers.includes(name) ? [name] : null;
+  }
+  return null;
+}
+
+function isErrorReply(text: string): boolean {
+  return (
+    /^\s*\d{4} \([0-9A-Z]{5}\)/.test(text) ||
+    /^\s*error\b/i.test(text) ||
+    /\berror\b.*\b(sql|syntax)\b/i.test(text)
+  );
+}
+
+const cache = new WeakMap<PolicyView, ReadView>();
+
+/** Reads a view once (cached per view object). */
+export function readView(view: PolicyView): ReadView {
+  const cached = cache.get(view);
+  if (cached !== undefined) return cached;
+  const read = readViewUncached(view);
+  cache.set(view, read);
+  return read;
+}
+
+function readViewUncached(view: PolicyView): ReadView {
+  const messages = view.messages;
+  let taskIndex = -1;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === "user" && tableSentence.test(message.content)) {
+      taskIndex = index;
+      break;
+    }
+  }
+  const taskMessage = messages[taskIndex]?.content ?? "";
+  const match = tableSentence.exec(taskMessage);
+  const table = match?.[1]?.trim() ?? "";
+  const headerText = (match?.[2] ?? "").trim().replace(/\.$/, "");
+  const headers = headerText.length === 0 ? [] : headerText.split(",").map((header) => header.trim());
+  const instruction = match === null ? taskMessage : taskMessage.slice(0, match.index).trim();
+  const guidance = messages
+    .filter((message, index) => message.role === "system" || (message.role === "user" && index <= taskIndex))
+    .map((message) => message.content)
+    .join("\n")
+    .toLowerCase();
+  const actions: ObservedAction[] = [];
+  const cellsByColumn = new Map<string, Set<string>>();
+  const allCells = new Set<string>();
+  for (let index = taskIndex + 1; index < messages.length; index++) {
+    const message = messages[index];
+    if (message?.role !== "assistant") continue;
+    const sql = sqlOfReply(message);
+    const replies: string[] = [];
+    for (let next = index + 1; next < messages.length; next++) {
+      const reply = messages[next];
+      if (reply === undefined || reply.role === "assistant") break;
+      if (reply.role === "tool" || reply.role === "user") replies.push(reply.content);
+    }
+    const result = replies.length === 0 ? null : replies.join("\n\n");
+    const rows = result === null ? null : parseResultRows(result);
+    const isError = result !== null && rows === null && isErrorReply(result);
+    const columns = rows === null ? null : resultColumns(sql, headers);
+    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError });
+    for (const row of rows ?? []) {
+      row.forEach((cell, position) => {
+        allCells.add(cell);
+        const column = columns?.[position];
+        if (column === undefined || column === null) return;
+        const set = cellsByColumn.get(column) ?? new Set<string>();
+        set.add(cell);
+        cellsByColumn.set(column, set);
+      });
+    }
+  }
+  const nativeTools = view.actionFormat === "tool-calls";
+  const sqlTool = view.tools.find(
+    (tool) => /sql|operation|query|execute/i.test(tool.name) && tool.terminal !== true,
+  );
+  const answerTool =
+    view.tools.find((tool) => tool.terminal === true) ??
+    view.tools.find((tool) => /answer|commit|submit/i.test(tool.name));
+  return {
+    instruction,
+    table,
+    headers,
+    guidance,
+    actions,
+    cellsByColumn,
+    allCells,
+    nativeTools,
+    sqlTool,
+    answerTool,
+  };
+}
