@@ -132,7 +132,7 @@ class Walk {
   }
 }
 
-function valueOf(label: string): string {
+function labelValue(label: string): string {
   return label.slice(label.indexOf(":") + 1);
 }
 
@@ -346,12 +346,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const table = quoteIdentifier(read.table);
     const kindLabel = walk.take();
     if (kindLabel === null) return ask(categorical("kind", kinds, context, "kind"));
-    const kind = valueOf(kindLabel);
+    const kind = labelValue(kindLabel);
 
     if (kind === "explore") {
       const target = walk.take();
       if (target === null) return ask(columnOptions("explore-target", context, [], ["*"]));
-      const column = valueOf(target);
+      const column = labelValue(target);
       return sqlAction(
         read,
         column === "*"
@@ -363,11 +363,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     if (kind === "query") {
       const selectLabel = walk.take();
       if (selectLabel === null) return ask(columnOptions("select-column", context, [], ["*"]));
-      const select = valueOf(selectLabel);
+      const select = labelValue(selectLabel);
       const aggregateLabel = walk.take();
       const allowed = select === "*" ? aggregates.slice(0, 2) : aggregates;
       if (aggregateLabel === null) return ask(categorical("aggregate", allowed, context, "aggregate"));
-      const aggregate = valueOf(aggregateLabel);
+      const aggregate = labelValue(aggregateLabel);
       const conditions: string[] = [];
       const usedColumns = select === "*" ? [] : [select];
       const usedValues: string[] = [];
@@ -377,16 +377,16 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           return ask(
             categorical(`condition-${index === 0 ? "first" : "more"}`, ["stop", "add"], context, "condition"),
           );
-        if (valueOf(more) === "stop") break;
+        if (labelValue(more) === "stop") break;
         const columnLabel = walk.take();
         if (columnLabel === null) return ask(columnOptions("condition-column", context, usedColumns));
-        const column = valueOf(columnLabel);
+        const column = labelValue(columnLabel);
         const operatorLabel = walk.take();
         const hasLists = context.values.some((value) => value.source === "list");
         const operatorList = hasLists ? operators : operators.slice(0, -1);
         if (operatorLabel === null)
           return ask(categorical("condition-operator", operatorList, context, "operator"));
-        const operator = valueOf(operatorLabel);
+        const operator = labelValue(operatorLabel);
         const valueLabel = walk.take();
         if (valueLabel === null) {
           return ask(
@@ -399,7 +399,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             ),
           );
         }
-        const value = valueOf(valueLabel);
+        const value = labelValue(valueLabel);
         usedColumns.push(column);
         usedValues.push(value);
         const target = quoteIdentifier(column);
@@ -416,12 +416,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       }
       const orderLabel = walk.take();
       if (orderLabel === null) return ask(categorical("order", orders, context, "order"));
-      const order = valueOf(orderLabel);
+      const order = labelValue(orderLabel);
       let orderClause = "";
       if (order !== "none") {
         const orderColumnLabel = walk.take();
         if (orderColumnLabel === null) return ask(columnOptions("order-column", context, usedColumns));
-        const orderColumn = quoteIdentifier(valueOf(orderColumnLabel));
+        const orderColumn = quoteIdentifier(labelValue(orderColumnLabel));
         const key = order.endsWith("number") ? `${orderColumn} + 0` : orderColumn;
         orderClause = ` ORDER BY ${key} ${order.startsWith("asc") ? "ASC" : "DESC"} LIMIT 1`;
       }
@@ -436,7 +436,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       for (const header of read.headers) {
         const label = walk.take();
         if (label === null) return ask(valueOptions("insert-value", context, header, insertValues, "scalar"));
-        insertValues.push(valueOf(label));
+        insertValues.push(labelValue(label));
       }
       const columns = read.headers.map(quoteIdentifier).join(", ");
       return sqlAction(
@@ -454,17 +454,17 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         if (columnLabel === null) {
           const remaining = read.headers.filter((header) => !setColumns.includes(header));
           const decision = columnOptions("set-column", context, setColumns);
-          const options = decision.options.filter((entry) => remaining.includes(valueOf(entry.label)));
+          const options = decision.options.filter((entry) => remaining.includes(labelValue(entry.label)));
           if (setColumns.length > 0) {
             options.push(option("column:(where)", { "category-0": 1 }, context));
           }
           return ask({ name: setColumns.length === 0 ? "set-column-first" : "set-column", options });
         }
-        const column = valueOf(columnLabel);
+        const column = labelValue(columnLabel);
         if (column === "(where)") break;
         const valueLabel = walk.take();
         if (valueLabel === null) return ask(valueOptions("set-value", context, column, usedValues, "scalar"));
-        const value = valueOf(valueLabel);
+        const value = labelValue(valueLabel);
         setColumns.push(column);
         usedValues.push(value);
         assignments.push(`${quoteIdentifier(column)} = ${quoteString(value)}`);
@@ -472,11 +472,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       }
       const whereLabel = walk.take();
       if (whereLabel === null) return ask(columnOptions("where-column", context, setColumns));
-      const whereColumn = valueOf(whereLabel);
+      const whereColumn = labelValue(whereLabel);
       const whereValueLabel = walk.take();
       if (whereValueLabel === null)
         return ask(valueOptions("where-value", context, whereColumn, usedValues, "with-cells"));
-      const whereValue = valueOf(whereValueLabel);
+      const whereValue = labelValue(whereValueLabel);
       return sqlAction(
         read,
         `UPDATE ${table} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(whereColumn)} = ${quoteString(whereValue)};`,
@@ -507,18 +507,18 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       sourceOptions.push(option("result:none", { "category-0": 1 }, context));
       return ask({ name: "answer-source", options: sourceOptions });
     }
-    const source = valueOf(sourceLabel);
+    const source = labelValue(sourceLabel);
     if (source === "none") return answerAction(read, []);
     const rows = read.actions[Number(source)]?.rows ?? [];
     const formatLabel = walk.take();
     if (formatLabel === null) return ask(categorical("answer-format", answerFormats, context, "format"));
-    const format = valueOf(formatLabel);
+    const format = labelValue(formatLabel);
     const answers =
       format === "first"
         ? [rows[0]?.[0] ?? ""]
         : format === "column"
           ? rows.map((row) => row[0] ?? "")
-          : rows.flatMap((row) => row);
+          : rows.flat();
     return answerAction(read, answers);
   };
 

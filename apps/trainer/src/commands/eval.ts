@@ -1,0 +1,179 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import * as dbbench from "@hs/benchmarks-dbbench";
+import type { BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
+import { parseHarnessConfig } from "@hs/harness";
+import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
+import { evaluatePolicy } from "@hs/rescue-grpo";
+import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+
+/** Creates the benchmark named on the command line. */
+export async function openBenchmark(name: string): Promise<BenchmarkV1> {
+  if (name !== "dbbench")
+    throw new UsageError(`--bench ${name}: the embedded policy has a grammar for dbbench only`);
+  const factory = (dbbench as unknown as Record<string, unknown>).createDbBench;
+  if (typeof factory !== "function") throw new Error("@hs/benchmarks-dbbench does not export createDbBench");
+  return (await factory()) as BenchmarkV1;
+}
+
+/** Loads tasks from `--data FILE` or from a bundled split; every bad record is an error. */
+export async function loadTaskSet(
+  benchmark: BenchmarkV1,
+  data: string | undefined,
+  split: string,
+): Promise<Task[]> {
+  const { tasks, problems } =
+    data === undefined
+      ? await benchmark.loadTasks({ split })
+      : await benchmark.loadTasks({ path: resolve(data) });
+  if (problems.length > 0) throw problems[0];
+  if (tasks.length === 0) throw new UsageError(`no tasks in ${data ?? `split ${split}`}`);
+  return tasks;
+}
+
+/** `base` (the benchmark's default preset), another preset name, or a harness JSON file. */
+export async function resolveHarness(benchmark: BenchmarkV1, name: string): Promise<HarnessConfig> {
+  if (name === "base") return benchmark.presets[benchmark.defaultPreset] as HarnessConfig;
+  const preset = benchmark.presets[name];
+  if (preset !== undefined) return preset;
+  if (existsSync(name)) return parseHarnessConfig(JSON.parse(await readFile(name, "utf8")), { file: name });
+  throw new UsageError(
+    `--harness ${name}: not "base", a preset (${Object.keys(benchmark.presets).join(", ")}) or a harness file`,
+  );
+}
+
+/** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
+export async function resolvePolicy(
+  benchmark: BenchmarkV1,
+  spec: string,
+  seed: number,
+): Promise<EmbeddedPolicy> {
+  const grammar = benchmark.actionGrammar;
+  if (grammar === undefined) throw new UsageError(`benchmark ${benchmark.id} has no action grammar`);
+  const [kind, ...rest] = spec.split(":");
+  if (kind !== "embedded") throw new UsageError(`--policy ${spec}: expected embedded or embedded:DIR`);
+  if (rest.length === 0) return createEmbeddedPolicy({ grammar, seed });
+  let directory = resolve(rest.join(":"));
+  if (!existsSync(join(directory, "policy.json")) && existsSync(join(directory, "final", "policy.json"))) {
+    directory = join(directory, "final");
+  }
+  const config = await readPolicyConfig(directory);
+  const policy = await createEmbeddedPolicy({
+    grammar,
+    seed: config.seed,
+    hiddenSizes: config.hiddenSizes,
+    decisionBuckets: config.decisionBuckets,
+  });
+  await policy.load(directory);
+  return policy;
+}
+
+const trivialValues = new Set(["0", "1", "0.0", "1.0", "none", "null", ""]);
+
+/**
+ * A passing query episode whose submitted answer is a single trivial value (`0`, `1`, `1.0`, `none`,
+ * empty): such labels are passed by many unrelated queries, so these passes may be coincidental.
+ */
+export function isTrivialPass(trajectory: Trajectory): boolean {
+  if (!trajectory.success) return false;
+  if (trajectory.category === "INSERT" || trajectory.category === "UPDATE") return false;
+  const last = trajectory.steps.at(-1)?.action;
+  if (last === undefined) return false;
+  const answerText = /Final Answer:\s*(.*)$/s.exec(last.content)?.[1];
+  const fromTool = last.toolCalls?.[0]?.arguments;
+  let answers: unknown;
+  try {
+    answers = answerText === undefined ? Object.values(fromTool ?? {})[0] : JSON.parse(answerText);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(answers) || answers.length !== 1) return false;
+  return trivialValues.has(String(answers[0]).trim().toLowerCase());
+}
+
+/** `hs eval`: one greedy episode per task under a harness; benchmark metrics on stdout. */
+export const evalCommand: Command = {
+  name: "eval",
+  summary: "evaluate a policy on a benchmark under a harness (held-out tasks by default)",
+  usage: `Usage: hs eval --bench dbbench [--data FILE] [--split NAME] --harness base --policy embedded[:DIR] [--seed S] [--json]
+
+Runs every task once (greedy) and prints the benchmark's metrics.
+
+Options:
+  --bench NAME      benchmark (dbbench)
+  --data FILE       a task file of the benchmark's format (default: the held-out split)
+  --split NAME      bundled split (default: dev)
+  --harness NAME    base, a preset name, or a harness JSON file (default: base)
+  --policy SPEC     embedded (untrained weights of --seed) or embedded:DIR (checkpoint or run directory)
+  --seed S          policy seed and episode seed (default 0)
+  --mode MODE       greedy (default) or sample
+  --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
+  options: {
+    bench: { type: "string" },
+    data: { type: "string" },
+    split: { type: "string" },
+    harness: { type: "string" },
+    policy: { type: "string" },
+    seed: { type: "string" },
+    mode: { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(args, io) {
+    const bench = stringOption(args, "bench");
+    if (bench === undefined) throw new UsageError("--bench is required");
+    const seed = integerOption(args, "seed", 0);
+    const mode = stringOption(args, "mode") ?? "greedy";
+    if (mode !== "greedy" && mode !== "sample")
+      throw new UsageError(`--mode ${mode}: expected greedy or sample`);
+    const benchmark = await openBenchmark(bench);
+    const split =
+      stringOption(args, "split") ??
+      (benchmark.splits.includes("dev") ? "dev" : (benchmark.splits.at(-1) ?? "dev"));
+    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
+    const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
+    const started = Date.now();
+    const result = await evaluatePolicy({
+      tasks,
+      benchmark,
+      harness,
+      policy,
+      seed,
+      mode,
+      onEpisode: (_, done, total) => {
+        if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
+      },
+    });
+    const passes = result.trajectories.filter((trajectory) => trajectory.success);
+    const output = {
+      success: result.success,
+      overall_cat_accuracy: result.metrics.overall_cat_accuracy ?? result.success,
+      n: result.n,
+      per_category: Object.fromEntries(
+        Object.entries(result.perCategory).map(([category, entry]) => [category, entry.success]),
+      ),
+      metrics: result.metrics,
+      trivial_value_passes: result.trajectories.filter(isTrivialPass).length,
+      passes: passes.length,
+      policy: `${policy.id}@${policy.version}`,
+      harness: harness.id,
+      wall_ms: Date.now() - started,
+    };
+    policy.dispose();
+    if (args.values.json === true) {
+      io.stdout(`${JSON.stringify(output)}\n`);
+    } else {
+      const categories = Object.entries(result.perCategory)
+        .map(
+          ([category, entry]) =>
+            `  ${category.padEnd(18)} ${(entry.success * 100).toFixed(1)}% of ${entry.n}`,
+        )
+        .join("\n");
+      io.stdout(
+        `${result.n} tasks, success ${(output.success * 100).toFixed(1)}%, overall_cat_accuracy ${(output.overall_cat_accuracy * 100).toFixed(1)}%\n${categories}\n`,
+      );
+    }
+    return 0;
+  },
+};
