@@ -68,3 +68,8 @@ export function parseFailureConventions(value: unknown): FailureConventions {
     field: issue?.path.map(String).join(".") ?? "",
   });
 }
+
+/** The conventions known for a benchmark id (generic for unknown ones). */
+export function conventionsFor(benchmarkId: string): FailureConventions {
+  return benchmarkId === "dbbench" ? dbbenchConventions : genericConventions;
+}

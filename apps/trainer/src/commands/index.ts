@@ -1,7 +1,17 @@
 import type { Command } from "../command.js";
 import { evalCommand } from "./eval.js";
+import { evolveCommand } from "./evolve.js";
+import { profileCommand } from "./profile.js";
 import { reportCommand } from "./report.js";
+import { routeCommand } from "./route.js";
 import { trainCommand } from "./train.js";
 
 /** Every `hs` subcommand, in the order `hs --help` lists them. */
-export const commands: Command[] = [trainCommand, evalCommand, reportCommand];
+export const commands: Command[] = [
+  evolveCommand,
+  profileCommand,
+  trainCommand,
+  evalCommand,
+  routeCommand,
+  reportCommand,
+];

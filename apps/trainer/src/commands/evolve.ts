@@ -1,0 +1,156 @@
+import { writeFile } from "node:fs/promises";
+import {
+  conventionsFor,
+  createLlmClassifier,
+  createLlmProposer,
+  createRuleClassifier,
+  dbbenchLibrary,
+  evolvePool,
+  type FailureClassifierV1,
+  formatRescueProperties,
+  genericLibrary,
+  isFixDirection,
+  type ProposerV1,
+  writePool,
+} from "@hs/evolution";
+import { appendTrajectories, createChatPolicy, type FixDirection, fixDirections } from "@hs/harness";
+import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
+
+/** Parses `--directions a,b` (default: all). */
+export function parseDirections(text: string | undefined): FixDirection[] {
+  if (text === undefined) return [...fixDirections];
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  for (const name of names) {
+    if (!isFixDirection(name))
+      throw new UsageError(`--directions: "${name}" is not one of ${fixDirections.join(", ")}`);
+  }
+  return names as FixDirection[];
+}
+
+/** `hs evolve`: directional harness evolution; writes the frozen pool and the evolution report. */
+export const evolveCommand: Command = {
+  name: "evolve",
+  summary:
+    "evolve a frozen sibling-harness pool along the fix directions (and measure locality, complementarity)",
+  usage: `Usage: hs evolve --bench dbbench [--split train] --out pool.json [options]
+
+Runs the base harness on the training tasks, labels every failure (rules, plus an LLM classifier with
+--llm-model), grows candidates per fix direction (operators restricted to the direction's section,
+plus an LLM proposer with --llm-model), validates each on that direction's base failures and a sample
+of base successes, and keeps the best per direction. Writes the pool (OUT), the evolution report with
+the rescue matrix, locality and complementarity (OUT with .evolution.json), and the labelled base
+episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
+
+Options:
+  --bench NAME           benchmark (dbbench)
+  --split NAME           bundled split (default: the benchmark's first split); "train" means that too
+  --data FILE            tasks from a file of the benchmark's format instead
+  --tasks N              use only the first N tasks
+  --harness NAME         base harness: base (default), a preset, or a harness JSON file
+  --policy SPEC          embedded (untrained weights of --seed, default) or embedded:DIR
+  --seed S               seed of weights, episodes and operators (default 0)
+  --rollouts N           base rollouts per task (default 2)
+  --generations G        generations per direction (default 3)
+  --candidates C         operator children per parent and generation (default 3)
+  --success-sample N     base successes each candidate is checked on (default 8)
+  --max-failures N       base failures per direction a candidate is validated on (default 24)
+  --directions LIST      comma-separated directions (default: all seven)
+  --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
+  --llm-model NAME       model name at that endpoint (enables the LLM parts)
+  --out FILE             pool JSON to write (required)`,
+  options: {
+    bench: { type: "string" },
+    split: { type: "string" },
+    data: { type: "string" },
+    tasks: { type: "string" },
+    harness: { type: "string" },
+    policy: { type: "string" },
+    seed: { type: "string" },
+    rollouts: { type: "string" },
+    generations: { type: "string" },
+    candidates: { type: "string" },
+    "success-sample": { type: "string" },
+    "max-failures": { type: "string" },
+    directions: { type: "string" },
+    "llm-base-url": { type: "string" },
+    "llm-model": { type: "string" },
+    out: { type: "string" },
+  },
+  async run(args, io) {
+    const bench = stringOption(args, "bench");
+    const out = stringOption(args, "out");
+    if (bench === undefined) throw new UsageError("--bench is required");
+    if (out === undefined) throw new UsageError("--out pool.json is required");
+    const directions = parseDirections(stringOption(args, "directions"));
+    const seed = integerOption(args, "seed", 0);
+    const benchmark = await openBenchmark(bench);
+    const requested = stringOption(args, "split");
+    const split =
+      requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
+        ? (benchmark.splits[0] ?? "train")
+        : requested;
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    const limit = integerOption(args, "tasks", 0);
+    if (limit > 0) tasks = tasks.slice(0, limit);
+    const base = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
+    const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
+    const conventions = conventionsFor(benchmark.id);
+    const classifiers: FailureClassifierV1[] = [createRuleClassifier(conventions)];
+    let proposer: ProposerV1 | undefined;
+    const llmModel = stringOption(args, "llm-model");
+    if (llmModel !== undefined) {
+      const baseURL = stringOption(args, "llm-base-url");
+      const model = createChatPolicy({ model: llmModel, ...(baseURL === undefined ? {} : { baseURL }) });
+      classifiers.push(createLlmClassifier({ model }));
+      proposer = createLlmProposer({
+        model,
+        onLog: (entry) =>
+          io.stderr(
+            `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
+          ),
+      });
+    }
+    const started = Date.now();
+    const { pool, report, baseTrajectories } = await evolvePool({
+      benchmark,
+      policy,
+      tasks,
+      base,
+      seed,
+      directions,
+      rolloutsPerTask: integerOption(args, "rollouts", 2),
+      generations: integerOption(args, "generations", 3),
+      candidatesPerGeneration: integerOption(args, "candidates", 3),
+      successSample: integerOption(args, "success-sample", 8),
+      maxFailuresPerDirection: integerOption(args, "max-failures", 24),
+      classifiers,
+      library: benchmark.id === "dbbench" ? dbbenchLibrary : genericLibrary,
+      ...(proposer === undefined ? {} : { proposer }),
+      onProgress: (message) => io.stderr(`evolve: ${message}\n`),
+    });
+    policy.dispose();
+    await writePool(out, pool);
+    const reportFile = out.replace(/\.json$/, "") + ".evolution.json";
+    await writeFile(
+      reportFile,
+      `${JSON.stringify({ ...report, split, tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
+    );
+    const baseFile = out.replace(/\.json$/, "") + ".base.jsonl";
+    await writeFile(baseFile, "");
+    await appendTrajectories(baseFile, baseTrajectories);
+    io.stdout(
+      `pool: ${out} (${pool.siblings.length} siblings: ${pool.siblings.map((sibling) => sibling.id).join(", ") || "none"})\n`,
+    );
+    io.stdout(
+      `base: ${report.baseRun.successes}/${report.baseRun.episodes} solved on ${tasks.length} tasks of ${split}\n`,
+    );
+    for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
+    if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);
+    io.stdout(`report: ${reportFile}\nbase episodes: ${baseFile}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,89 @@
+import { writeFile } from "node:fs/promises";
+import { conventionsFor, createRuleClassifier, readPool } from "@hs/evolution";
+import { appendTrajectories } from "@hs/harness";
+import { profilePool, writeProfileSet } from "@hs/profiles";
+import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { loadTaskSet, openBenchmark, resolvePolicy } from "./eval.js";
+
+/** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
+export const profileCommand: Command = {
+  name: "profile",
+  summary: "profile every harness of a pool for a policy (success, rescue row, behaviour)",
+  usage: `Usage: hs profile --pool pool.json --policy SPEC --out profiles.json [options]
+
+Runs the base harness and every sibling of the pool on the same tasks and seeds, labels the base
+failures, and writes each harness's profile: success overall and per category, the rescue-matrix row
+(its results on the base failures, per failure mode) and behaviour statistics. The failed base
+episodes are written beside it (OUT with .failed.jsonl) for "hs route".
+
+Options:
+  --pool FILE        the pool (required)
+  --policy SPEC      embedded (untrained weights of --seed) or embedded:DIR (required)
+  --out FILE         profiles JSON to write (required)
+  --split NAME       bundled split (default: the benchmark's first split)
+  --data FILE        tasks from a file of the benchmark's format instead
+  --tasks N          use only the first N tasks
+  --rollouts N       rollouts per task and harness (default 2)
+  --seed S           seed of the policy and episodes (default 0)
+  --step N           training step the profiles describe (default 0)`,
+  options: {
+    pool: { type: "string" },
+    policy: { type: "string" },
+    out: { type: "string" },
+    split: { type: "string" },
+    data: { type: "string" },
+    tasks: { type: "string" },
+    rollouts: { type: "string" },
+    seed: { type: "string" },
+    step: { type: "string" },
+  },
+  async run(args, io) {
+    const poolFile = stringOption(args, "pool");
+    const spec = stringOption(args, "policy");
+    const out = stringOption(args, "out");
+    if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
+    if (spec === undefined) throw new UsageError("--policy SPEC is required");
+    if (out === undefined) throw new UsageError("--out profiles.json is required");
+    const pool = await readPool(poolFile);
+    const seed = integerOption(args, "seed", 0);
+    const benchmark = await openBenchmark(pool.benchmark);
+    const split = stringOption(args, "split") ?? benchmark.splits[0] ?? "train";
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    const limit = integerOption(args, "tasks", 0);
+    if (limit > 0) tasks = tasks.slice(0, limit);
+    const policy = await resolvePolicy(benchmark, spec, seed);
+    const conventions = conventionsFor(benchmark.id);
+    const { profiles, baseTrajectories } = await profilePool({
+      benchmark,
+      policy,
+      pool,
+      tasks,
+      seed,
+      rolloutsPerTask: integerOption(args, "rollouts", 2),
+      step: integerOption(args, "step", 0),
+      classifiers: [createRuleClassifier(conventions)],
+      conventions,
+      onProgress: (message) => io.stderr(`profile: ${message}\n`),
+    });
+    policy.dispose();
+    await writeProfileSet(out, profiles);
+    const failedFile = `${out.replace(/\.json$/, "")}.failed.jsonl`;
+    await writeFile(failedFile, "");
+    await appendTrajectories(
+      failedFile,
+      baseTrajectories.filter((trajectory) => !trajectory.success),
+    );
+    for (const profile of Object.values(profiles.profiles)) {
+      const cells = Object.entries(profile.rescueByMode).map(
+        ([mode, cell]) => `${mode} ${cell.rescued}/${cell.attempts}`,
+      );
+      io.stdout(
+        `${profile.harnessId}: success ${(profile.successRate * 100).toFixed(1)}% of ${profile.episodes}${cells.length === 0 ? "" : `; rescues ${cells.join(", ")}`}\n`,
+      );
+    }
+    io.stdout(
+      `profiles: ${out} (policy ${Object.values(profiles.profiles)[0]?.policyVersion ?? "-"})\nfailed base episodes: ${failedFile}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,149 @@
+import { conventionsFor, instructionOf, readPool } from "@hs/evolution";
+import {
+  createChatPolicy,
+  type JudgeV1,
+  type RouterV1,
+  readTrajectories,
+  type Task,
+  type Trajectory,
+} from "@hs/harness";
+import { readProfileSet } from "@hs/profiles";
+import {
+  type Aggregation,
+  createCombinedRouter,
+  createLlmJudge,
+  createProfileRouter,
+  createVotingRouter,
+  defaultProfileJudges,
+  describeMix,
+  explainDecision,
+  modeMix,
+} from "@hs/router";
+import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+
+/** The task of a failed group, rebuilt from its trajectories (what the policy saw). */
+export function taskOfGroup(group: readonly Trajectory[]): Task {
+  const first = group[0] as Trajectory;
+  return {
+    id: first.taskId,
+    benchmark: first.benchmark,
+    split: first.split,
+    category: first.category,
+    instruction: instructionOf(first),
+    metadata: {},
+  };
+}
+
+/** `hs route`: explains the router's decision for each all-failed group of a trajectory file. */
+export const routeCommand: Command = {
+  name: "route",
+  summary: "explain a router decision for failed groups: each judge's ranking, the aggregate, the top-k",
+  usage: `Usage: hs route --pool pool.json --profiles profiles.json --trajectories failed.jsonl [options]
+
+Groups the trajectories by task; for every group in which all attempts failed, routes it and prints
+each judge's ranking with reasons, dropped judges, the aggregate ranking and the selected top-k.
+
+Options:
+  --pool FILE            the pool (required)
+  --profiles FILE        the profiles (omit to route without profiles)
+  --trajectories FILE    trajectory JSONL (required)
+  --router NAME          vote (default), profile, or combined (profile router + vote)
+  --aggregation NAME     borda (default), majority or weights
+  --weight JUDGE=W       judge weight for --aggregation weights (repeatable)
+  --k K                  siblings to select (default 2)
+  --seed S               seed for ties (default 0)
+  --judge-model NAME     add an LLM judge of this model (repeatable)
+  --judge-base-url URL   OpenAI-compatible endpoint of the LLM judges (default HS_OPENAI_BASE_URL)
+  --judge-timeout MS     time limit of one LLM vote (default 60000)
+  --json                 print the decisions as JSON lines`,
+  options: {
+    pool: { type: "string" },
+    profiles: { type: "string" },
+    trajectories: { type: "string" },
+    router: { type: "string" },
+    aggregation: { type: "string" },
+    weight: { type: "string", multiple: true },
+    k: { type: "string" },
+    seed: { type: "string" },
+    "judge-model": { type: "string", multiple: true },
+    "judge-base-url": { type: "string" },
+    "judge-timeout": { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(args, io) {
+    const poolFile = stringOption(args, "pool");
+    const trajectoriesFile = stringOption(args, "trajectories");
+    if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
+    if (trajectoriesFile === undefined) throw new UsageError("--trajectories failed.jsonl is required");
+    const pool = await readPool(poolFile);
+    const profilesFile = stringOption(args, "profiles");
+    const profiles = profilesFile === undefined ? null : await readProfileSet(profilesFile);
+    const { records, problems } = await readTrajectories(trajectoriesFile);
+    if (problems.length > 0) throw problems[0];
+    const aggregation = stringOption(args, "aggregation") ?? "borda";
+    if (!["borda", "majority", "weights"].includes(aggregation))
+      throw new UsageError(`--aggregation ${aggregation}: expected borda, majority or weights`);
+    const weights: Record<string, number> = {};
+    for (const entry of (args.values.weight as string[] | undefined) ?? []) {
+      const [judge, value] = entry.split("=");
+      if (judge === undefined || value === undefined || !Number.isFinite(Number(value)))
+        throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
+      weights[judge] = Number(value);
+    }
+    const conventions = conventionsFor(pool.benchmark);
+    const judges: JudgeV1[] = defaultProfileJudges({ conventions });
+    const baseURL = stringOption(args, "judge-base-url");
+    const timeoutMs = integerOption(args, "judge-timeout", 60_000);
+    for (const model of (args.values["judge-model"] as string[] | undefined) ?? []) {
+      judges.push(
+        createLlmJudge({
+          model: createChatPolicy({ model, maxRetries: 1, ...(baseURL === undefined ? {} : { baseURL }) }),
+          timeoutMs,
+        }),
+      );
+    }
+    const voting = createVotingRouter({
+      judges,
+      aggregation: aggregation as Aggregation,
+      weights,
+      judgeTimeoutMs: timeoutMs + 5000,
+    });
+    const routerName = stringOption(args, "router") ?? "vote";
+    const routers: Record<string, RouterV1> = {
+      vote: voting,
+      profile: createProfileRouter({ conventions }),
+      combined: createCombinedRouter({
+        parts: [{ router: createProfileRouter({ conventions }) }, { router: voting }],
+      }),
+    };
+    const router = routers[routerName];
+    if (router === undefined)
+      throw new UsageError(`--router ${routerName}: expected vote, profile or combined`);
+    const groups = new Map<string, Trajectory[]>();
+    for (const trajectory of records)
+      groups.set(trajectory.taskId, [...(groups.get(trajectory.taskId) ?? []), trajectory]);
+    const k = integerOption(args, "k", 2);
+    const seed = integerOption(args, "seed", 0);
+    let routed = 0;
+    for (const [taskId, group] of groups) {
+      if (group.some((trajectory) => trajectory.success)) continue;
+      routed += 1;
+      const decision = await router.route({
+        task: taskOfGroup(group),
+        failedGroup: group,
+        pool,
+        profiles,
+        k,
+        seed,
+      });
+      if (args.values.json === true)
+        io.stdout(`${JSON.stringify({ taskId, router: router.id, ...decision })}\n`);
+      else
+        io.stdout(
+          `${explainDecision(decision, `== ${taskId} (${group.length} failed; ${describeMix(modeMix(group, conventions))}) router ${router.id}`)}\n\n`,
+        );
+    }
+    if (routed === 0) io.stderr(`hs route: no all-failed group in ${trajectoriesFile}\n`);
+    return 0;
+  },
+};
