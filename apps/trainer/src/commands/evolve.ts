@@ -134,12 +134,12 @@ Options:
     });
     policy.dispose();
     await writePool(out, pool);
-    const reportFile = out.replace(/\.json$/, "") + ".evolution.json";
+    const reportFile = `${out.replace(/\.json$/, "")}.evolution.json`;
     await writeFile(
       reportFile,
       `${JSON.stringify({ ...report, split, tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
     );
-    const baseFile = out.replace(/\.json$/, "") + ".base.jsonl";
+    const baseFile = `${out.replace(/\.json$/, "")}.base.jsonl`;
     await writeFile(baseFile, "");
     await appendTrajectories(baseFile, baseTrajectories);
     io.stdout(
