@@ -3,6 +3,7 @@ export * from "./conformance.js";
 export * from "./decision.js";
 export * from "./explain.js";
 export * from "./llm-judge.js";
+export * from "./measure-routing.js";
 export * from "./mode-mix.js";
 export * from "./profile-judges.js";
 export * from "./profile-router.js";

@@ -1,0 +1,1 @@
+export * from "./category-router.js";

@@ -1,0 +1,38 @@
+import { createHarnessConfig, type HarnessConfig, harnessHash, type Pool } from "@hs/harness";
+import { lookupTextHarness } from "@hs/harness/test-environments";
+
+function sibling(id: string, direction: "budget" | "verification", config: HarnessConfig) {
+  const named = { ...config, id };
+  return {
+    id,
+    direction,
+    hash: harnessHash(named),
+    config: named,
+    lineage: [lookupTextHarness.id],
+    validation: { failuresTried: 1, rescued: 1, successesTried: 1, regressions: 0 },
+  };
+}
+
+/** A hand-made pool over the lookup benchmark: a longer budget and a check before submit. */
+export const lookupPool: Pool = {
+  schemaVersion: 1,
+  benchmark: "lookup",
+  createdAt: "2025-01-01T00:00:00.000Z",
+  policyVersion: "lookup-sensitive@1",
+  base: { id: lookupTextHarness.id, hash: harnessHash(lookupTextHarness), config: lookupTextHarness },
+  siblings: [
+    sibling(
+      "sibling-budget",
+      "budget",
+      createHarnessConfig({ ...lookupTextHarness, budget: { maxSteps: 9, maxOutputChars: null } }),
+    ),
+    sibling(
+      "sibling-verification",
+      "verification",
+      createHarnessConfig({
+        ...lookupTextHarness,
+        verification: { enabled: true, prompt: "Check {answer}; submit again to confirm.", maxChecks: 1 },
+      }),
+    ),
+  ],
+};

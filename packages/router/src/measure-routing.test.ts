@@ -1,0 +1,39 @@
+import { createLookupBenchmark } from "@hs/harness/test-environments";
+import { profilePool } from "@hs/profiles";
+import { describe, expect, it } from "vitest";
+import { lookupPool } from "./__fixtures__/lookup-pool.js";
+import { createLookupSensitivePolicy } from "./__fixtures__/lookup-sensitive-policy.js";
+import { measureRouting } from "./measure-routing.js";
+import { defaultProfileJudges } from "./profile-judges.js";
+import { createProfileRouter } from "./profile-router.js";
+import { createVotingRouter } from "./voting-router.js";
+
+describe("measureRouting on the lookup benchmark", () => {
+  it("scores routers' top-1 against a random sibling on the same failed groups", async () => {
+    const benchmark = createLookupBenchmark();
+    const { tasks } = await benchmark.loadTasks({});
+    const policy = createLookupSensitivePolicy();
+    const { profiles } = await profilePool({
+      benchmark,
+      policy,
+      pool: lookupPool,
+      tasks,
+      rolloutsPerTask: 1,
+    });
+    const measurement = await measureRouting({
+      benchmark,
+      policy,
+      pool: lookupPool,
+      profiles,
+      routers: [createProfileRouter(), createVotingRouter({ judges: defaultProfileJudges() })],
+      tasks,
+      groupSize: 2,
+    });
+    expect(measurement.failedGroups).toBe(3);
+    expect(measurement.perSibling).toEqual({ "sibling-budget": 1 / 3, "sibling-verification": 2 / 3 });
+    expect(measurement.randomSibling).toBeCloseTo(0.5);
+    expect(measurement.anySibling).toBe(1);
+    expect(measurement.routerTop1.profile).toBe(1);
+    expect(measurement.routerTop1["vote-borda"]).toBeGreaterThan(measurement.randomSibling);
+  });
+});

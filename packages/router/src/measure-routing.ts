@@ -1,0 +1,138 @@
+import {
+  createRuleClassifier,
+  type EpisodeRunner,
+  episodeSeed,
+  type FailureClassifierV1,
+  labelTrajectory,
+  runJobs,
+} from "@hs/evolution";
+import type { Pool, ProfileSet, RouterV1, Task, Trajectory } from "@hs/harness";
+
+/** Options of `measureRouting`. */
+export interface MeasureRoutingOptions extends EpisodeRunner {
+  /** The pool. */
+  pool: Pool;
+  /** Profiles the routers read. */
+  profiles: ProfileSet | null;
+  /** Routers to compare. */
+  routers: readonly RouterV1[];
+  /** Held-out tasks. */
+  tasks: readonly Task[];
+  /** Base rollouts per task: a group (default 4). */
+  groupSize?: number;
+  /** Rollouts per sibling for a failed group; the group is rescued when one succeeds (default 1). */
+  rescueRollouts?: number;
+  /** Seed (default 0). */
+  seed?: number;
+  /** Classifiers for the base failures (default generic rules). */
+  classifiers?: readonly FailureClassifierV1[];
+  /** Progress lines. */
+  onProgress?: (message: string) => void;
+}
+
+/** How often each choice rescues an all-failed group. */
+export interface RoutingMeasurement {
+  /** Groups run under the base harness. */
+  groups: number;
+  /** Groups in which every rollout failed. */
+  failedGroups: number;
+  /** Router id -> share of failed groups its top-1 rescued. */
+  routerTop1: Record<string, number>;
+  /** Expected share for a sibling drawn uniformly at random. */
+  randomSibling: number;
+  /** Share for the single best sibling chosen after the fact. */
+  bestSingle: { harnessId: string | null; rate: number };
+  /** Share rescued by at least one sibling (the ceiling). */
+  anySibling: number;
+  /** Sibling id -> share of failed groups it rescued. */
+  perSibling: Record<string, number>;
+}
+
+/**
+ * Runs groups under the base harness, keeps the all-failed ones, runs every sibling on each of them
+ * (so every choice is scored on the same episodes), and compares each router's top-1 with a random
+ * sibling, the best single sibling and the ceiling.
+ */
+export async function measureRouting(options: MeasureRoutingOptions): Promise<RoutingMeasurement> {
+  const groupSize = options.groupSize ?? 4;
+  const rescueRollouts = options.rescueRollouts ?? 1;
+  const seed = options.seed ?? 0;
+  const classifiers = options.classifiers ?? [createRuleClassifier()];
+  const jobs = options.tasks.flatMap((task) =>
+    Array.from({ length: groupSize }, (_, rollout) => ({
+      task,
+      harness: options.pool.base.config,
+      seed: episodeSeed(task.id, rollout, seed),
+    })),
+  );
+  options.onProgress?.(`base: ${jobs.length} episodes`);
+  const base = await runJobs(options, jobs);
+  const failedGroups: { task: Task; group: Trajectory[] }[] = [];
+  for (const [index, task] of options.tasks.entries()) {
+    const group = base.slice(index * groupSize, (index + 1) * groupSize);
+    if (group.every((trajectory) => !trajectory.success)) {
+      const labelled: Trajectory[] = [];
+      for (const trajectory of group) labelled.push(await labelTrajectory(trajectory, classifiers, { task }));
+      failedGroups.push({ task, group: labelled });
+    }
+  }
+  options.onProgress?.(
+    `${failedGroups.length} of ${options.tasks.length} groups failed entirely; running ${options.pool.siblings.length} siblings on each`,
+  );
+  const rescued = new Map<string, boolean[]>();
+  for (const sibling of options.pool.siblings) {
+    const siblingJobs = failedGroups.flatMap(({ task }) =>
+      Array.from({ length: rescueRollouts }, (_, rollout) => ({
+        task,
+        harness: sibling.config,
+        seed: episodeSeed(task.id, 100 + rollout, seed),
+      })),
+    );
+    const results = await runJobs(options, siblingJobs);
+    rescued.set(
+      sibling.id,
+      failedGroups.map((_, index) =>
+        results
+          .slice(index * rescueRollouts, (index + 1) * rescueRollouts)
+          .some((trajectory) => trajectory.success),
+      ),
+    );
+  }
+  const share = (values: readonly boolean[]) =>
+    values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
+  const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
+  const routerTop1: Record<string, number> = {};
+  for (const router of options.routers) {
+    const hits: boolean[] = [];
+    for (const [index, { task, group }] of failedGroups.entries()) {
+      const decision = await router.route({
+        task,
+        failedGroup: group,
+        pool: options.pool,
+        profiles: options.profiles,
+        k: 1,
+        seed: seed + index,
+      });
+      const top = decision.selected[0];
+      hits.push(top !== undefined && rescued.get(top)?.[index] === true);
+    }
+    routerTop1[router.id] = share(hits);
+  }
+  const siblingRates = Object.entries(perSibling);
+  let best: { harnessId: string | null; rate: number } = { harnessId: null, rate: 0 };
+  for (const [id, rate] of siblingRates) if (rate > best.rate) best = { harnessId: id, rate };
+  return {
+    groups: options.tasks.length,
+    failedGroups: failedGroups.length,
+    routerTop1,
+    randomSibling:
+      siblingRates.length === 0
+        ? 0
+        : siblingRates.reduce((sum, [, rate]) => sum + rate, 0) / siblingRates.length,
+    bestSingle: best,
+    anySibling: share(
+      failedGroups.map((_, index) => [...rescued.values()].some((values) => values[index] === true)),
+    ),
+    perSibling,
+  };
+}
