@@ -46,6 +46,7 @@ export const dbbenchLibrary: EvolutionLibrary = {
     "Use the column names exactly as listed in the table description, in backquotes.",
     "For counting questions use COUNT(*) and answer with the number only.",
     "For INSERT or UPDATE tasks, execute the statement, then answer with an empty list.",
+    "Preview the distinct values of a condition column before filtering on it.",
   ],
   toolErrorSuffixes: [
     "Check the table and column names (use backquotes) and run a corrected query.",
