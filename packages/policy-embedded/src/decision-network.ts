@@ -12,6 +12,8 @@ export interface DecisionNetworkConfig {
   hiddenSizes: number[];
   /** Seed of the initial weights. */
   seed: number;
+  /** Initial weights of the linear term (the grammar's prior); zeros when absent. */
+  prior?: number[];
 }
 
 /** Parameters as plain arrays, for files and comparisons. */
@@ -70,7 +72,14 @@ export class DecisionNetwork {
       inputSize = size;
     });
     add("output.kernel", uniform([inputSize, 1], Math.sqrt(6 / (inputSize + 1))));
-    add("linear.kernel", tf.zeros([config.featureCount, 1]));
+    const prior = config.prior;
+    if (prior !== undefined && prior.length !== config.featureCount) {
+      throw new Error(`the prior has ${prior.length} weights for ${config.featureCount} features`);
+    }
+    add(
+      "linear.kernel",
+      prior === undefined ? tf.zeros([config.featureCount, 1]) : tf.tensor2d(prior, [prior.length, 1]),
+    );
   }
 
   private get(name: string): tf.Variable {

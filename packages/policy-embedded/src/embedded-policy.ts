@@ -39,6 +39,8 @@ export interface EmbeddedPolicyOptions {
   maxDecisions?: number;
   /** Policy id (default `embedded`). */
   id?: string;
+  /** Start the linear term from the grammar's prior when it has one (default true). */
+  usePrior?: boolean;
 }
 
 /** One decision replayed from a stored trace. */
@@ -96,6 +98,8 @@ export class EmbeddedPolicy implements PolicyV1 {
       hiddenSizes: options.hiddenSizes ?? [32],
       seed: options.seed,
     };
+    if (options.usePrior !== false && options.grammar.prior !== undefined)
+      config.prior = [...options.grammar.prior];
     this.network = new DecisionNetwork(config);
     this.origin = `seed${options.seed}`;
   }
@@ -191,13 +195,14 @@ export class EmbeddedPolicy implements PolicyV1 {
   /** Writes the parameters (JSON) to `directory/policy.json`. */
   async save(directory: string): Promise<void> {
     await mkdir(directory, { recursive: true });
+    const { prior: _prior, ...config } = this.network.config;
     const file: z.infer<typeof policyFileSchema> = {
       format: "hs-embedded-policy",
       formatVersion: 1,
       id: this.id,
       origin: this.origin,
       updates: this.updates,
-      config: this.network.config,
+      config,
       parameters: this.network.read(),
     };
     await writeFile(join(directory, policyFileName), `${JSON.stringify(file)}\n`);

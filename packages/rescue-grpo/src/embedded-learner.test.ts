@@ -145,7 +145,7 @@ describe("EmbeddedGrpoLearner", () => {
     for (const name of Object.keys(expected)) {
       const left = expected[name]?.values ?? [];
       const right = actual[name]?.values ?? [];
-      right.forEach((value, index) => expect(value).toBeCloseTo(left[index] ?? Number.NaN, 5));
+      for (const [index, value] of right.entries()) expect(value).toBeCloseTo(left[index] ?? Number.NaN, 5);
     }
     for (const item of [learner, copyLearner]) item.dispose();
     policy.dispose();

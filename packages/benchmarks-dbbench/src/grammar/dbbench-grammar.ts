@@ -6,7 +6,7 @@ import type {
   PolicyView,
   ToolCall,
 } from "@hs/harness";
-import { type FeatureName, featureNames, featureVector } from "./features.js";
+import { type FeatureName, featureNames, featureVector, priorVector } from "./features.js";
 import { type ReadView, readView } from "./read-view.js";
 import { isStopWord, questionValues, tokenize, type ValueCandidate } from "./value-candidates.js";
 
@@ -105,12 +105,6 @@ const columnCues: [RegExp, RegExp][] = [
   [/\bhow many\b|\bnumber\b/i, /number|total|count|#|no\b|points|score|goals|wins/i],
 ];
 
-interface Draft {
-  kind: (typeof kinds)[number];
-  labels: readonly string[];
-  position: number;
-}
-
 /** Stateless walk over the chosen labels; each decision reads the labels before it. */
 class Walk {
   private position = 0;
@@ -176,10 +170,15 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     items: readonly string[],
     context: ViewContext,
     prefix: string,
+    fit: (item: string) => number = () => 0,
   ): Decision => ({
     name,
     options: items.map((item, index) =>
-      option(`${prefix}:${item}`, { [`category-${Math.min(index, 7)}` as FeatureName]: 1 }, context),
+      option(
+        `${prefix}:${item}`,
+        { [`category-${Math.min(index, 7)}` as FeatureName]: 1, "option-fit": fit(item) },
+        context,
+      ),
     ),
   });
 
@@ -345,12 +344,26 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const walk = new Walk(chosen, context);
     const table = quoteIdentifier(read.table);
     const kindLabel = walk.take();
-    if (kindLabel === null) return ask(categorical("kind", kinds, context, "kind"));
+    const cue = (name: FeatureName) => context.context[name] ?? 0;
+    if (kindLabel === null) {
+      const question = cue("is-question") === 1 && cue("cue-insert") === 0 && cue("cue-update") === 0;
+      const fits: Record<string, number> = {
+        explore: question && cue("did-explore") === 0 && cue("has-result") === 0 ? 0.3 : 0,
+        query: question && cue("has-result") === 0 ? 1 : question && cue("last-error") === 1 ? 0.5 : 0,
+        insert: cue("cue-insert") === 1 && cue("did-modify") === 0 ? 1 : 0,
+        update: cue("cue-update") === 1 && cue("cue-insert") === 0 && cue("did-modify") === 0 ? 1 : 0,
+        answer: (question && cue("has-result") === 1) || cue("did-modify") === 1 ? 1 : 0,
+      };
+      return ask(categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0));
+    }
     const kind = labelValue(kindLabel);
 
     if (kind === "explore") {
       const target = walk.take();
-      if (target === null) return ask(columnOptions("explore-target", context, [], ["*"]));
+      if (target === null) {
+        const decision = columnOptions("explore-target", context, [], ["*"]);
+        return ask(decision);
+      }
       const column = labelValue(target);
       return sqlAction(
         read,
@@ -366,17 +379,36 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const select = labelValue(selectLabel);
       const aggregateLabel = walk.take();
       const allowed = select === "*" ? aggregates.slice(0, 2) : aggregates;
-      if (aggregateLabel === null) return ask(categorical("aggregate", allowed, context, "aggregate"));
+      if (aggregateLabel === null) {
+        const anyAggregate = Math.max(cue("cue-count"), cue("cue-average"), cue("cue-sum"));
+        const fits: Record<string, number> = {
+          none: 1 - anyAggregate,
+          COUNT: cue("cue-count"),
+          AVG: cue("cue-average"),
+          SUM: cue("cue-sum") * (1 - cue("cue-count")),
+          MAX: cue("cue-max") * 0.4,
+          MIN: cue("cue-min") * 0.4,
+        };
+        return ask(categorical("aggregate", allowed, context, "aggregate", (item) => fits[item] ?? 0));
+      }
       const aggregate = labelValue(aggregateLabel);
       const conditions: string[] = [];
       const usedColumns = select === "*" ? [] : [select];
       const usedValues: string[] = [];
       for (let index = 0; index < maxConditions; index++) {
         const more = walk.take();
-        if (more === null)
+        if (more === null) {
+          const addFit = index === 0 ? 1 : 0.2;
           return ask(
-            categorical(`condition-${index === 0 ? "first" : "more"}`, ["stop", "add"], context, "condition"),
+            categorical(
+              `condition-${index === 0 ? "first" : "more"}`,
+              ["stop", "add"],
+              context,
+              "condition",
+              (item) => (item === "add" ? addFit : 1 - addFit),
+            ),
           );
+        }
         if (labelValue(more) === "stop") break;
         const columnLabel = walk.take();
         if (columnLabel === null) return ask(columnOptions("condition-column", context, usedColumns));
@@ -384,8 +416,19 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         const operatorLabel = walk.take();
         const hasLists = context.values.some((value) => value.source === "list");
         const operatorList = hasLists ? operators : operators.slice(0, -1);
-        if (operatorLabel === null)
-          return ask(categorical("condition-operator", operatorList, context, "operator"));
+        if (operatorLabel === null) {
+          const text = read.instruction;
+          const fits: Record<string, number> = {
+            "=": 1,
+            LIKE: 0.2,
+            IN: 0.3,
+            ">": /more than|greater|over|above|after|larger|higher than|at least/i.test(text) ? 0.8 : 0,
+            "<": /less than|fewer|under|below|before|smaller|lower than|at most/i.test(text) ? 0.8 : 0,
+          };
+          return ask(
+            categorical("condition-operator", operatorList, context, "operator", (item) => fits[item] ?? 0),
+          );
+        }
         const operator = labelValue(operatorLabel);
         const valueLabel = walk.take();
         if (valueLabel === null) {
@@ -415,7 +458,17 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         }
       }
       const orderLabel = walk.take();
-      if (orderLabel === null) return ask(categorical("order", orders, context, "order"));
+      if (orderLabel === null) {
+        const extreme = Math.max(cue("cue-max"), cue("cue-min"));
+        const fits: Record<string, number> = {
+          none: 1 - extreme,
+          desc: cue("cue-max") * 0.6,
+          asc: cue("cue-min") * 0.6,
+          "desc-number": cue("cue-max") * 0.8,
+          "asc-number": cue("cue-min") * 0.8,
+        };
+        return ask(categorical("order", orders, context, "order", (item) => fits[item] ?? 0));
+      }
       const order = labelValue(orderLabel);
       let orderClause = "";
       if (order !== "none") {
@@ -456,7 +509,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           const decision = columnOptions("set-column", context, setColumns);
           const options = decision.options.filter((entry) => remaining.includes(labelValue(entry.label)));
           if (setColumns.length > 0) {
-            options.push(option("column:(where)", { "category-0": 1 }, context));
+            options.push(option("column:(where)", { "category-0": 1, "option-fit": 0.5 }, context));
           }
           return ask({ name: setColumns.length === 0 ? "set-column-first" : "set-column", options });
         }
@@ -504,14 +557,20 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           context,
         );
       });
-      sourceOptions.push(option("result:none", { "category-0": 1 }, context));
+      sourceOptions.push(
+        option("result:none", { "category-0": 1, "option-fit": cue("did-modify") }, context),
+      );
       return ask({ name: "answer-source", options: sourceOptions });
     }
     const source = labelValue(sourceLabel);
     if (source === "none") return answerAction(read, []);
     const rows = read.actions[Number(source)]?.rows ?? [];
     const formatLabel = walk.take();
-    if (formatLabel === null) return ask(categorical("answer-format", answerFormats, context, "format"));
+    if (formatLabel === null) {
+      return ask(
+        categorical("answer-format", answerFormats, context, "format", (item) => (item === "all" ? 1 : 0.3)),
+      );
+    }
     const format = labelValue(formatLabel);
     const answers =
       format === "first"
@@ -522,7 +581,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     return answerAction(read, answers);
   };
 
-  return { specificationVersion: "v1", featureCount: featureNames.length, next };
+  return {
+    specificationVersion: "v1",
+    featureCount: featureNames.length,
+    featureNames,
+    prior: priorVector(),
+    next,
+  };
 }
-
-export type { Draft };

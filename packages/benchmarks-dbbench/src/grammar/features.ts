@@ -57,6 +57,8 @@ export const featureNames = [
   "result-rows",
   "result-single-cell",
   "result-aggregate",
+  // the grammar's heuristic fit of a categorical option to the view (e.g. COUNT after "how many")
+  "option-fit",
   "bias",
 ] as const;
 
@@ -74,4 +76,36 @@ export function featureVector(values: Partial<Record<FeatureName, number>>): num
   }
   vector[featureNames.length - 1] = 1;
   return vector;
+}
+
+/**
+ * The grammar's prior: initial weights of a linear score over the features, written by hand from
+ * what a reader of the prompt would try first (a header named in the question, a value right after
+ * it, a cell seen in that column, the option that fits the question's wording). Training starts here
+ * and may move anywhere; `hs eval --policy embedded` is this prior with a random network beside it.
+ */
+export const priorWeights: Partial<Record<FeatureName, number>> = {
+  "option-fit": 3,
+  "column-overlap": 2,
+  "column-exact": 1.5,
+  "column-used": -2,
+  "column-value-seen": 1,
+  "column-cue": 1,
+  "value-after-header": 2,
+  "value-in-column-cells": 2.5,
+  "value-in-any-cells": 0.5,
+  "value-overlaps-header": -2,
+  "value-case-variant": -0.5,
+  "value-used": -2,
+  "value-length": -0.3,
+  "value-quoted": 1,
+  "value-from-cell": -1,
+  "value-proper": 0.5,
+  "result-recency": 2,
+  "result-aggregate": 0.5,
+};
+
+/** `priorWeights` as a vector in feature order. */
+export function priorVector(): number[] {
+  return featureNames.map((name) => priorWeights[name] ?? 0);
 }

@@ -37,6 +37,13 @@ export interface ActionGrammarV1 {
   readonly specificationVersion: "v1";
   /** Number of features per option. */
   readonly featureCount: number;
+  /** Names of the features, in vector order (for reports and saved weights). */
+  readonly featureNames?: readonly string[];
+  /**
+   * The grammar designer's prior: weights of a linear score over the features (length
+   * `featureCount`), which a trainable policy may start from instead of zero.
+   */
+  readonly prior?: readonly number[];
   /** The next decision given the labels of the options chosen so far, or the finished action. */
   next(view: PolicyView, chosen: readonly string[]): GrammarStep;
 }
