@@ -125,7 +125,7 @@ describe("DBBench action grammar", () => {
         "condition:add",
         "column:Fans",
         "operator:=",
-      ]) as {
+      ]) as unknown as {
         decision: { options: { label: string }[] };
       }
     ).decision.options.map((option) => option.label);
