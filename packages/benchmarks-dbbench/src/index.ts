@@ -1,1 +1,35 @@
-export {};
+export { createDbBench, type DbBench, type DbBenchOptions } from "./create-dbbench.js";
+export {
+  type DbBenchRecord,
+  dbbenchRecordSchema,
+  modificationTypes,
+  recordCategory,
+  recordTables,
+} from "./data/dbbench-record.js";
+export { parseRecords, recordToTask, taskMetadata } from "./data/load-records.js";
+export type {
+  DatabaseEngine,
+  EpisodeDatabase,
+  StatementLimits,
+  StatementOutcome,
+  TableSpec,
+} from "./engines/database-engine.js";
+export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
+export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
+export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
+export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
+export {
+  cleanFcAnswer,
+  type GradingProtocol,
+  gradeFcAnswer,
+  gradeV02Answer,
+  hashFromAnswerMd5,
+} from "./grading/grade-answer.js";
+export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
+export { pythonEval } from "./python/python-eval.js";
+export { type PythonValue, pythonFloatRepr, pythonRepr, pythonStrRepr } from "./python/python-value.js";
+export { type EngineDiffReport, engineDiff } from "./replay/engine-diff.js";
+export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay/gold-replay.js";
+export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";
+export { queryTypes, summarizeOutcomes } from "./summarize.js";
+export { parseResultRows, parseTableDescription } from "./view/read-view.js";

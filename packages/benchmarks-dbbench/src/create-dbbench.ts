@@ -1,0 +1,161 @@
+import { readFile as readFileFromDisk } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type ActionGrammarV1,
+  type BenchmarkV1,
+  type CreateEnvironmentOptions,
+  EnvironmentError,
+  type EnvironmentV1,
+  type EpisodeOutcome,
+  InvalidInputError,
+  type LoadTasksOptions,
+  type LoadTasksResult,
+  type Task,
+} from "@hs/harness";
+import type { DbBenchRecord } from "./data/dbbench-record.js";
+import { parseRecords } from "./data/load-records.js";
+import type { DatabaseEngine, StatementLimits } from "./engines/database-engine.js";
+import { createMysqlEngine } from "./engines/mysql-engine.js";
+import { createSqliteEngine } from "./engines/sqlite-engine.js";
+import { DbBenchEnvironment, type ProtocolChoice } from "./environment.js";
+import { dbbenchPresets } from "./presets.js";
+import { summarizeOutcomes } from "./summarize.js";
+
+/** Options of `createDbBench`. */
+export interface DbBenchOptions {
+  /** `sqlite` (default, in process), a `mysql://user:password@host:port` URL, or an engine object. */
+  engine?: "sqlite" | string | DatabaseEngine;
+  /** Milliseconds one statement may run (default 60000, AgentBench FC's `asyncio.wait_for(..., 60)`). */
+  queryTimeLimitMs?: number;
+  /** Result rows one statement may return (default 100000). */
+  maxResultRows?: number;
+  /**
+   * Which AgentBench grader decides an episode (default `auto`): `v0.2`, `fc`, or `auto`, where an
+   * answer committed as text (the v0.2 "Final Answer:" line) is graded by v0.2's rules and one
+   * committed as a list (an FC tool call) by FC's; an episode without a commit is graded as v0.2
+   * grades it (INSERT/UPDATE by the table hash all the same). Set `fc` when running the FC preset to
+   * get FC's rule that nothing counts without a commit. `v0.2` also joins SQL lines as v0.2 does.
+   */
+  protocol?: ProtocolChoice;
+  /** Folder with the bundled splits (default: the package's `data/`). */
+  dataDirectory?: string;
+  /** Reads a file as UTF-8 (injectable for tests). */
+  readFile?: (path: string) => Promise<string>;
+  /** Clock (injectable for tests). */
+  now?: () => number;
+  /** Action grammar for the embedded policy, when one is supplied. */
+  actionGrammar?: ActionGrammarV1;
+}
+
+/** A DBBench benchmark instance; `engine` is exposed for gold replay and engine comparison. */
+export interface DbBench extends BenchmarkV1 {
+  /** The engine episodes run on. */
+  readonly engine: DatabaseEngine;
+  /** Releases the engine (connection pools). */
+  close(): Promise<void>;
+}
+
+const bundledSplits: Record<string, string> = {
+  "standard-a": "standard-a.jsonl",
+  train: "standard-a.jsonl",
+  dev: "dev.jsonl",
+  heldout: "dev.jsonl",
+};
+
+/** Private access to the records behind tasks, for gold replay inside this package. */
+export const recordsOf = new WeakMap<DbBench, (taskId: string) => DbBenchRecord | undefined>();
+
+function defaultDataDirectory(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "data");
+}
+
+/**
+ * Creates the DBBench benchmark (AgentBench's DB task). Splits `standard-a` (alias `train`) and
+ * `dev` (alias `heldout`) are bundled; `loadTasks({ path })` loads any file of the format. Labels,
+ * reference SQL and hashes stay in a private map of this instance, never in a Task.
+ */
+export function createDbBench(options: DbBenchOptions = {}): DbBench {
+  const limits: StatementLimits = {
+    timeLimitMs: options.queryTimeLimitMs ?? 60_000,
+    maxRows: options.maxResultRows ?? 100_000,
+  };
+  const now = options.now ?? Date.now;
+  const engineOption = options.engine ?? "sqlite";
+  let engine: DatabaseEngine;
+  if (typeof engineOption !== "string") engine = engineOption;
+  else if (engineOption === "sqlite") engine = createSqliteEngine({ limits, now });
+  else if (/^mysql:\/\//.test(engineOption)) engine = createMysqlEngine({ url: engineOption, limits });
+  else
+    throw new InvalidInputError(`expected "sqlite" or a mysql:// URL, got "${engineOption}"`, {
+      field: "engine",
+    });
+  const protocol = options.protocol ?? "auto";
+  const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
+  const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
+  const records = new Map<string, DbBenchRecord>();
+
+  const benchmark: DbBench = {
+    specificationVersion: "v1",
+    id: "dbbench",
+    splits: ["standard-a", "dev"],
+    engine,
+    presets: dbbenchPresets,
+    defaultPreset: "v0.2",
+    ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
+    async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
+      let file: string;
+      let split: string;
+      if (loadOptions.path !== undefined) {
+        file = loadOptions.path;
+        split = basename(file, extname(file));
+      } else {
+        const requested = loadOptions.split ?? "standard-a";
+        const fileName = bundledSplits[requested];
+        if (fileName === undefined) {
+          throw new InvalidInputError(
+            `unknown split "${requested}"; expected one of ${Object.keys(bundledSplits).join(", ")}`,
+            {
+              field: "split",
+            },
+          );
+        }
+        file = join(dataDirectory, fileName);
+        split = requested;
+      }
+      let text: string;
+      try {
+        text = await readFile(file);
+      } catch (error) {
+        throw new InvalidInputError(
+          `cannot read DBBench data: ${(error as Error).message}`,
+          { file },
+          { cause: error },
+        );
+      }
+      const parsed = parseRecords(text, file, split);
+      for (const { task, record } of parsed.records) records.set(task.id, record);
+      return { tasks: parsed.records.map(({ task }) => task), problems: parsed.problems };
+    },
+    async createEnvironment(
+      task: Task,
+      _environmentOptions: CreateEnvironmentOptions,
+    ): Promise<EnvironmentV1> {
+      const record = records.get(task.id);
+      if (record === undefined) {
+        throw new EnvironmentError(
+          `unknown task "${task.id}": load it with loadTasks() on this benchmark instance first`,
+        );
+      }
+      return new DbBenchEnvironment(record, { engine, protocol, now });
+    },
+    summarize(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
+      return summarizeOutcomes(outcomes);
+    },
+    async close() {
+      await engine.close();
+    },
+  };
+  recordsOf.set(benchmark, (taskId) => records.get(taskId));
+  return benchmark;
+}

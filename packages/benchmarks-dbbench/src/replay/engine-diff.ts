@@ -1,0 +1,197 @@
+import type { LoadTasksOptions } from "@hs/harness";
+import { type DbBench, recordsOf } from "../create-dbbench.js";
+import { type DbBenchRecord, modificationTypes, recordLabel, recordTables } from "../data/dbbench-record.js";
+import type { DatabaseEngine, StatementOutcome, TableSpec } from "../engines/database-engine.js";
+import { pythonRepr } from "../python/python-value.js";
+
+/** One statement that the engines answered differently. */
+export interface EngineDisagreement {
+  /** Task whose table it ran on. */
+  taskId: string;
+  /** The statement. */
+  sql: string;
+  /** Reference engine's result (or table hash after a modification). */
+  reference: string;
+  /** Candidate engine's result. */
+  candidate: string;
+}
+
+/** The result of an engine comparison. */
+export interface EngineDiffReport {
+  /** Reference engine (MySQL/MariaDB). */
+  reference: string;
+  /** Candidate engine (SQLite). */
+  candidate: string;
+  /** Statements run on both. */
+  statements: number;
+  /** Statements with the same result (and the same table hash after modifications). */
+  agreed: number;
+  /** `agreed / statements`. */
+  agreement: number;
+  /** Every disagreement. */
+  disagreements: EngineDisagreement[];
+}
+
+function quote(name: string): string {
+  return `\`${name.replaceAll("`", "``")}\``;
+}
+
+function literal(value: string): string {
+  return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+}
+
+/**
+ * A deterministic set of queries over a table: filters (equality with a case-changed value, text
+ * ranges, numeric comparisons, IN, BETWEEN), LIKE, aggregates (COUNT, SUM, AVG, MIN, MAX), orderings
+ * and DISTINCT, on every column.
+ */
+export function generatedQueries(table: TableSpec): string[] {
+  const t = quote(table.name);
+  const queries = [`SELECT COUNT(*) FROM ${t}`];
+  table.columns.forEach((column, columnIndex) => {
+    const c = quote(column);
+    const values = table.rows
+      .map((row) => row[columnIndex])
+      .filter((value): value is string => value !== null && value !== undefined);
+    const sample = values[(columnIndex * 7) % Math.max(1, values.length)] ?? "";
+    const numbers = values
+      .map((value) => Number.parseFloat(value.replace(/^\s+/, "")))
+      .filter((value) => Number.isFinite(value));
+    const middle =
+      numbers.length > 0 ? ([...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0) : 10;
+    const word = sample.split(/\s+/).find((part) => part.length >= 3) ?? sample;
+    queries.push(
+      `SELECT MAX(${c}), MIN(${c}) FROM ${t}`,
+      `SELECT SUM(${c}), AVG(${c}) FROM ${t}`,
+      `SELECT COUNT(DISTINCT ${c}) FROM ${t}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} = ${literal(sample.toUpperCase())}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} = ${literal(sample)}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} > ${middle}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} <= ${middle}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} < ${literal(sample)}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} LIKE ${literal(`%${word.toLowerCase().slice(0, 4)}%`)}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} IN (${literal(sample)}, ${literal(values[0] ?? "")})`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} BETWEEN ${Math.floor(middle / 2)} AND ${middle}`,
+      `SELECT ${c} FROM ${t} WHERE ${c} LIKE ${literal(`${sample.slice(0, 2)}%`)}`,
+      `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NULL OR ${c} = ''`,
+    );
+  });
+  return queries;
+}
+
+function render(outcome: StatementOutcome): string {
+  if (!outcome.ok) return `ERROR ${outcome.reason}: ${outcome.message.replace(/^(\d+) \(\w+\): .*/s, "$1")}`;
+  return pythonRepr({ kind: "list", items: outcome.rows.map((row) => ({ kind: "tuple", items: row })) });
+}
+
+async function runOn(
+  engine: DatabaseEngine,
+  tables: readonly TableSpec[],
+  sql: string,
+  modifies: boolean,
+): Promise<string> {
+  const database = await engine.createDatabase(tables);
+  try {
+    const outcome = await database.execute(sql);
+    if (!modifies) return render(outcome);
+    return `${outcome.ok ? "ok" : render(outcome)}; hash ${await database.tableHash(tables)}`;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Options of `engineDiff`. */
+export interface EngineDiffOptions {
+  /** Benchmark whose tasks give the tables and gold statements (its engine is the candidate). */
+  benchmark: DbBench;
+  /** Reference engine (MySQL/MariaDB). */
+  reference: DatabaseEngine;
+  /** Task sets to take tables and gold statements from. */
+  tasks: LoadTasksOptions[];
+  /** Progress callback. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Runs the same statements on the candidate engine and on the reference: each gold INSERT/UPDATE
+ * label SQL (compared by table hash) and the generated queries over every task's table (compared by
+ * the rendered result). Each modification runs on a fresh database; queries share one per table.
+ */
+export async function engineDiff(options: EngineDiffOptions): Promise<EngineDiffReport> {
+  const lookup = recordsOf.get(options.benchmark);
+  if (lookup === undefined) throw new Error("engineDiff needs a benchmark made by createDbBench");
+  const work: { taskId: string; tables: TableSpec[]; sql: string; modifies: boolean }[] = [];
+  for (const source of options.tasks) {
+    const loaded = await options.benchmark.loadTasks(source);
+    for (const task of loaded.tasks) {
+      const record = lookup(task.id) as DbBenchRecord;
+      const tables = recordTables(record);
+      if (modificationTypes.has(task.category)) {
+        work.push({ taskId: task.id, tables, sql: recordLabel(record)[0] ?? "", modifies: true });
+      } else {
+        for (const sql of generatedQueries(tables[0] as TableSpec))
+          work.push({ taskId: task.id, tables, sql, modifies: false });
+      }
+    }
+  }
+  const disagreements: EngineDisagreement[] = [];
+  let agreed = 0;
+  const candidate = options.benchmark.engine;
+  const databases = new Map<
+    string,
+    {
+      reference: Awaited<ReturnType<DatabaseEngine["createDatabase"]>>;
+      candidate: Awaited<ReturnType<DatabaseEngine["createDatabase"]>>;
+    }
+  >();
+  let done = 0;
+  try {
+    for (const item of work) {
+      let referenceText: string;
+      let candidateText: string;
+      if (item.modifies) {
+        referenceText = await runOn(options.reference, item.tables, item.sql, true);
+        candidateText = await runOn(candidate, item.tables, item.sql, true);
+      } else {
+        let pair = databases.get(item.taskId);
+        if (pair === undefined) {
+          for (const [key, open] of databases) {
+            await open.reference.close();
+            await open.candidate.close();
+            databases.delete(key);
+          }
+          pair = {
+            reference: await options.reference.createDatabase(item.tables),
+            candidate: await candidate.createDatabase(item.tables),
+          };
+          databases.set(item.taskId, pair);
+        }
+        referenceText = render(await pair.reference.execute(item.sql));
+        candidateText = render(await pair.candidate.execute(item.sql));
+      }
+      if (referenceText === candidateText) agreed += 1;
+      else
+        disagreements.push({
+          taskId: item.taskId,
+          sql: item.sql,
+          reference: referenceText,
+          candidate: candidateText,
+        });
+      done += 1;
+      options.onProgress?.(done, work.length);
+    }
+  } finally {
+    for (const open of databases.values()) {
+      await open.reference.close();
+      await open.candidate.close();
+    }
+  }
+  return {
+    reference: await options.reference.describe(),
+    candidate: await candidate.describe(),
+    statements: work.length,
+    agreed,
+    agreement: work.length === 0 ? 1 : agreed / work.length,
+    disagreements,
+  };
+}

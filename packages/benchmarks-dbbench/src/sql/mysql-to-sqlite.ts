@@ -1,0 +1,733 @@
+import { SqlSyntaxError, type SqlToken, tokenizeMysql } from "./mysql-tokens.js";
+
+type SqlNode =
+  | { kind: "token"; token: SqlToken }
+  | { kind: "group"; children: SqlNode[]; tokenIndex: number };
+
+type Role = "operand" | "arith" | "compare" | "word" | "comma" | "other";
+
+interface Item {
+  text: string;
+  role: Role;
+  /** Upper-case keyword for words and comparison words. */
+  keyword?: string;
+  /** For operands: a bare name (table or column) that may be wrapped as a table reference. */
+  name?: string;
+  /** For operands: a lone numeric literal, with its MySQL text. */
+  numberText?: string;
+}
+
+const comparisonOperators = new Set(["=", "<>", "!=", "<", ">", "<=", ">=", "<=>"]);
+const arithmeticOperators = new Set(["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "~"]);
+const operandKeywords = new Set([
+  "NULL",
+  "TRUE",
+  "FALSE",
+  "CURRENT_DATE",
+  "CURRENT_TIME",
+  "CURRENT_TIMESTAMP",
+]);
+const comparisonWords = new Set(["LIKE", "REGEXP", "RLIKE", "IN", "BETWEEN"]);
+const clauseEndWords = new Set([
+  "WHERE",
+  "GROUP",
+  "ORDER",
+  "LIMIT",
+  "HAVING",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "ON",
+  "USING",
+  "JOIN",
+  "INNER",
+  "LEFT",
+  "RIGHT",
+  "CROSS",
+  "NATURAL",
+  "FULL",
+  "OUTER",
+  "STRAIGHT_JOIN",
+  "WINDOW",
+  "SET",
+  "VALUES",
+  "SELECT",
+]);
+const keywords = new Set([
+  ...clauseEndWords,
+  "ALL",
+  "AND",
+  "ANY",
+  "AS",
+  "ASC",
+  "BY",
+  "CASE",
+  "DELETE",
+  "DESC",
+  "DISTINCT",
+  "DISTINCTROW",
+  "ELSE",
+  "END",
+  "ESCAPE",
+  "EXISTS",
+  "FROM",
+  "INSERT",
+  "INTO",
+  "IS",
+  "NOT",
+  "OFFSET",
+  "OR",
+  "RECURSIVE",
+  "REPLACE",
+  "SOME",
+  "THEN",
+  "UPDATE",
+  "WHEN",
+  "WITH",
+  "XOR",
+  "DIV",
+  "MOD",
+  "IGNORE",
+  "LOW_PRIORITY",
+  "HIGH_PRIORITY",
+  "DUPLICATE",
+  "KEY",
+  "LIKE",
+  "REGEXP",
+  "RLIKE",
+  "IN",
+  "BETWEEN",
+  "COLLATE",
+  "BINARY",
+  "DROP",
+  "TABLE",
+  "CREATE",
+  "ALTER",
+  "INDEX",
+  "VIEW",
+  "IF",
+  "PRIMARY",
+  "ADD",
+  "COLUMN",
+  "RENAME",
+  "TO",
+  "DEFAULT",
+  "TEMPORARY",
+  "UNIQUE",
+  "CONSTRAINT",
+  "REFERENCES",
+  "FOREIGN",
+  "CHECK",
+]);
+
+/** MySQL function names (when called) and the SQLite/registered functions that implement them. */
+const functionNames: Record<string, string> = {
+  IF: "hs_if",
+  LEFT: "hs_left",
+  RIGHT: "hs_right",
+  LOCATE: "hs_locate",
+  POSITION: "hs_locate",
+  INSTR: "hs_instr",
+  LENGTH: "hs_octet_length",
+  OCTET_LENGTH: "hs_octet_length",
+  CHAR_LENGTH: "hs_char_length",
+  CHARACTER_LENGTH: "hs_char_length",
+  CONCAT: "hs_concat",
+  CONCAT_WS: "hs_concat_ws",
+  LCASE: "lower",
+  UCASE: "upper",
+  SUBSTRING_INDEX: "hs_substring_index",
+  MID: "substr",
+  SUBSTRING: "substr",
+  GREATEST: "hs_greatest",
+  LEAST: "hs_least",
+  ISNULL: "hs_isnull",
+  STRCMP: "hs_strcmp",
+  TRUNCATE: "hs_truncate",
+  REPEAT: "hs_repeat",
+  LPAD: "hs_lpad",
+  RPAD: "hs_rpad",
+  REVERSE: "hs_reverse",
+  SPACE: "hs_space",
+  FIELD: "hs_field",
+  FIND_IN_SET: "hs_find_in_set",
+  CEIL: "hs_ceil",
+  CEILING: "hs_ceil",
+  FLOOR: "hs_floor",
+  ROUND: "hs_round",
+  ABS: "hs_abs",
+  MD5: "hs_md5",
+  YEAR: "hs_year",
+  SUM: "hs_sum",
+  AVG: "hs_avg",
+  MIN: "hs_min",
+  MAX: "hs_max",
+  NOW: "hs_now",
+  CURDATE: "hs_curdate",
+  VERSION: "hs_version",
+  DATABASE: "hs_database",
+  SCHEMA: "hs_database",
+};
+
+/** What the rewrite produced. */
+export interface SqliteStatement {
+  /** SQLite SQL. */
+  sql: string;
+}
+
+interface RenderContext {
+  /** CTE names not to wrap in the current body (a recursive reference must stay a bare name). */
+  noWrap: ReadonlySet<string>;
+}
+
+function buildTree(tokens: readonly SqlToken[], sql: string): SqlNode[] {
+  const root: SqlNode[] = [];
+  const stack: SqlNode[][] = [root];
+  tokens.forEach((token, index) => {
+    const current = stack[stack.length - 1] as SqlNode[];
+    if (token.type === "punct" && token.text === "(") {
+      const group: SqlNode = { kind: "group", children: [], tokenIndex: index };
+      current.push(group);
+      stack.push(group.children);
+    } else if (token.type === "punct" && token.text === ")") {
+      if (stack.length === 1) throw new SqlSyntaxError("unbalanced parenthesis", sql);
+      stack.pop();
+    } else if (token.type !== "space" && token.type !== "comment") {
+      current.push({ kind: "token", token });
+    }
+  });
+  if (stack.length !== 1) throw new SqlSyntaxError("unbalanced parenthesis", sql);
+  return root;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function quoteString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** The text MySQL stores when a numeric literal is assigned to a TEXT column. */
+export function mysqlNumberText(literal: string, negative: boolean): string {
+  const sign = negative ? "-" : "";
+  if (/^0x/i.test(literal)) return literal;
+  if (/[eE]/.test(literal)) return `${sign}${String(Number(literal))}`;
+  if (literal.includes(".")) {
+    const [whole = "", fraction = ""] = literal.split(".");
+    const integer = whole.replace(/^0+(?=\d)/, "") || "0";
+    return `${sign}${integer}${fraction ? `.${fraction}` : ""}`;
+  }
+  return `${sign}${BigInt(literal).toString()}`;
+}
+
+function isGroupSubquery(node: SqlNode): boolean {
+  if (node.kind !== "group") return false;
+  const first = node.children[0];
+  return first?.kind === "token" && /^(SELECT|WITH)$/i.test(first.token.text);
+}
+
+function wordOf(node: SqlNode | undefined): string | undefined {
+  return node?.kind === "token" && node.token.type === "word" ? node.token.text.toUpperCase() : undefined;
+}
+
+function renderCastType(nodes: readonly SqlNode[], context: RenderContext): string {
+  const asIndex = nodes.findIndex((node) => wordOf(node) === "AS");
+  if (asIndex < 0) return renderSequence(nodes, context);
+  const value = renderSequence(nodes.slice(0, asIndex), context);
+  const typeWord = wordOf(nodes[asIndex + 1]) ?? "";
+  let type = "TEXT";
+  if (/^(SIGNED|UNSIGNED|INT|INTEGER|BIGINT)$/.test(typeWord)) type = "INTEGER";
+  else if (/^(DECIMAL|DEC|NUMERIC|FLOAT|DOUBLE|REAL)$/.test(typeWord)) type = "REAL";
+  return `${value} AS ${type}`;
+}
+
+function renderGroupConcat(nodes: readonly SqlNode[], context: RenderContext): string {
+  const separatorIndex = nodes.findIndex((node) => wordOf(node) === "SEPARATOR");
+  if (separatorIndex < 0) return renderSequence(nodes, context);
+  const body = renderSequence(nodes.slice(0, separatorIndex), context);
+  const separator = renderSequence(nodes.slice(separatorIndex + 1), context);
+  const orderIndex = body.search(/\sORDER\s+BY\s/i);
+  return orderIndex < 0
+    ? `${body}, ${separator}`
+    : `${body.slice(0, orderIndex)}, ${separator}${body.slice(orderIndex)}`;
+}
+
+function collectCase(nodes: readonly SqlNode[], start: number): number {
+  let depth = 0;
+  for (let index = start; index < nodes.length; index += 1) {
+    const word = wordOf(nodes[index]);
+    if (word === "CASE") depth += 1;
+    else if (word === "END") {
+      depth -= 1;
+      if (depth === 0) return index;
+    }
+  }
+  throw new SqlSyntaxError("CASE without END", "CASE");
+}
+
+function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
+  const items: Item[] = [];
+  let cteMode = false;
+  let cteName: string | undefined;
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index] as SqlNode;
+    const next = nodes[index + 1];
+    if (node.kind === "group") {
+      const previous = items[items.length - 1];
+      let inner: string;
+      if (cteMode && previous?.keyword === "AS" && cteName !== undefined) {
+        inner = renderStatementNodes(node.children, {
+          noWrap: new Set([...context.noWrap, cteName.toLowerCase()]),
+        });
+        cteName = undefined;
+      } else {
+        inner = isGroupSubquery(node)
+          ? renderStatementNodes(node.children, context)
+          : renderSequence(node.children, context);
+      }
+      items.push({ text: `(${inner})`, role: "operand" });
+      continue;
+    }
+    const token = node.token;
+    switch (token.type) {
+      case "quoted-identifier":
+        items.push({ text: quoteIdentifier(token.value), role: "operand", name: token.value });
+        if (cteMode && items[items.length - 2]?.keyword !== "AS") cteName ??= token.value;
+        continue;
+      case "string": {
+        let value = token.value;
+        while (
+          nodes[index + 1]?.kind === "token" &&
+          (nodes[index + 1] as { token: SqlToken }).token.type === "string"
+        ) {
+          index += 1;
+          value += (nodes[index] as { token: SqlToken }).token.value;
+        }
+        items.push({ text: quoteString(value), role: "operand" });
+        continue;
+      }
+      case "number":
+        items.push({ text: token.text, role: "operand", numberText: token.text });
+        continue;
+      case "parameter":
+        items.push({ text: "?", role: "operand" });
+        continue;
+      case "operator": {
+        if (comparisonOperators.has(token.text))
+          items.push({ text: token.text, role: "compare", keyword: token.text });
+        else if (arithmeticOperators.has(token.text)) items.push({ text: token.text, role: "arith" });
+        else if (token.text === "||") items.push({ text: "OR", role: "word", keyword: "OR" });
+        else if (token.text === "&&") items.push({ text: "AND", role: "word", keyword: "AND" });
+        else if (token.text === "!") items.push({ text: "NOT", role: "word", keyword: "NOT" });
+        else items.push({ text: token.text, role: "other" });
+        continue;
+      }
+      case "punct": {
+        if (token.text === ",") {
+          items.push({ text: ",", role: "comma" });
+          cteName = undefined;
+        } else if (token.text === "." && items.length > 0 && next?.kind === "token") {
+          const previous = items[items.length - 1] as Item;
+          const part = next.token;
+          const partText =
+            part.type === "quoted-identifier"
+              ? quoteIdentifier(part.value)
+              : part.text === "*"
+                ? "*"
+                : quoteIdentifier(part.text);
+          previous.text = `${previous.text}.${partText}`;
+          delete previous.name;
+          index += 1;
+        } else items.push({ text: token.text, role: "other" });
+        continue;
+      }
+      case "word": {
+        const upper = token.text.toUpperCase();
+        if (cteMode && next?.kind === "group" && wordOf(nodes[index + 2]) === "AS" && !keywords.has(upper)) {
+          cteName = token.text;
+          items.push({
+            text: `${quoteIdentifier(token.text)}(${renderSequence(next.children, context)})`,
+            role: "operand",
+          });
+          index += 1;
+          continue;
+        }
+        if (next?.kind === "group" && !keywords.has(upper)) {
+          let args: string;
+          if (upper === "CAST" || upper === "CONVERT") args = renderCastType(next.children, context);
+          else if (upper === "GROUP_CONCAT") args = renderGroupConcat(next.children, context);
+          else if (isGroupSubquery(next)) args = renderStatementNodes(next.children, context);
+          else args = renderSequence(next.children, context);
+          const name = upper === "CONVERT" ? "CAST" : (functionNames[upper] ?? token.text);
+          items.push({ text: `${name}(${args})`, role: "operand" });
+          index += 1;
+          continue;
+        }
+        if ((upper === "LEFT" || upper === "RIGHT") && next?.kind === "group") {
+          items.push({
+            text: `${functionNames[upper]}(${renderSequence(next.children, context)})`,
+            role: "operand",
+          });
+          index += 1;
+          continue;
+        }
+        if (upper === "CASE") {
+          const end = collectCase(nodes, index);
+          const inner = nodes.slice(index + 1, end);
+          items.push({ text: `CASE ${renderSequence(inner, context)} END`, role: "operand" });
+          index = end;
+          continue;
+        }
+        if (upper === "WITH") cteMode = true;
+        if (cteMode && /^(SELECT|INSERT|UPDATE|DELETE|REPLACE)$/.test(upper) && cteName === undefined) {
+          const previous = items[items.length - 1];
+          if (previous?.role !== "word" || previous.keyword !== "AS") cteMode = false;
+        }
+        if (operandKeywords.has(upper)) {
+          items.push({ text: upper, role: "operand" });
+          continue;
+        }
+        if (upper === "DIV") {
+          items.push({ text: "/", role: "arith" });
+          continue;
+        }
+        if (upper === "MOD") {
+          items.push({ text: "%", role: "arith" });
+          continue;
+        }
+        if (comparisonWords.has(upper)) {
+          items.push({
+            text: upper === "RLIKE" ? "REGEXP" : upper,
+            role: "compare",
+            keyword: upper === "RLIKE" ? "REGEXP" : upper,
+          });
+          continue;
+        }
+        if (keywords.has(upper)) {
+          items.push({ text: upper, role: "word", keyword: upper });
+          continue;
+        }
+        items.push({ text: quoteIdentifier(token.text), role: "operand", name: token.text });
+        if (cteMode && cteName === undefined) cteName = token.text;
+        continue;
+      }
+      default:
+        continue;
+    }
+  }
+  return items;
+}
+
+function takeLeftOperand(out: Item[]): Item[] {
+  let start = out.length;
+  while (start > 0) {
+    const item = out[start - 1] as Item;
+    if (item.role === "operand" || item.role === "arith") start -= 1;
+    else break;
+  }
+  while (
+    start < out.length &&
+    (out[start] as Item).role === "arith" &&
+    !/^[-+~]$/.test((out[start] as Item).text)
+  )
+    start += 1;
+  return out.splice(start);
+}
+
+function takeRightOperand(items: readonly Item[], from: number): { operand: Item[]; next: number } {
+  let index = from;
+  const operand: Item[] = [];
+  while (
+    index < items.length &&
+    (items[index] as Item).role === "arith" &&
+    /^[-+~]$/.test((items[index] as Item).text)
+  ) {
+    operand.push(items[index] as Item);
+    index += 1;
+  }
+  if (index >= items.length || (items[index] as Item).role !== "operand") return { operand: [], next: from };
+  operand.push(items[index] as Item);
+  index += 1;
+  while (
+    index + 1 < items.length &&
+    (items[index] as Item).role === "arith" &&
+    (items[index + 1] as Item).role === "operand"
+  ) {
+    operand.push(items[index] as Item, items[index + 1] as Item);
+    index += 2;
+  }
+  return { operand, next: index };
+}
+
+function joinItems(items: readonly Item[]): string {
+  return items.map((item) => item.text).join(" ");
+}
+
+function rewriteComparisons(items: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  let inSet = false;
+  let expectAssignment = false;
+  let index = 0;
+  while (index < items.length) {
+    const item = items[index] as Item;
+    if (item.role === "word") {
+      if (item.keyword === "SET") {
+        inSet = true;
+        expectAssignment = true;
+      } else if (item.keyword === "WHERE" || item.keyword === "ORDER" || item.keyword === "LIMIT")
+        inSet = false;
+    }
+    if (item.role === "comma" && inSet) expectAssignment = true;
+    if (item.role !== "compare") {
+      out.push(item);
+      index += 1;
+      continue;
+    }
+    if (item.keyword === "=" && inSet && expectAssignment) {
+      expectAssignment = false;
+      out.push(item);
+      const { operand, next } = takeRightOperand(items, index + 1);
+      if (operand.length === 2 && operand[0]?.text === "-" && operand[1]?.numberText !== undefined) {
+        out.push({ text: quoteString(mysqlNumberText(operand[1].numberText, true)), role: "operand" });
+        index = next;
+      } else if (operand.length === 1 && operand[0]?.numberText !== undefined) {
+        out.push({ text: quoteString(mysqlNumberText(operand[0].numberText, false)), role: "operand" });
+        index = next;
+      } else index += 1;
+      continue;
+    }
+    const negated = out[out.length - 1]?.keyword === "NOT" && comparisonWords.has(item.keyword ?? "");
+    if (negated) out.pop();
+    const left = takeLeftOperand(out);
+    const notText = negated ? "NOT " : "";
+    if (left.length === 0) {
+      if (negated) out.push({ text: "NOT", role: "word", keyword: "NOT" });
+      out.push(item);
+      index += 1;
+      continue;
+    }
+    const leftText = joinItems(left);
+    const keyword = item.keyword ?? "";
+    if (keyword === "BETWEEN") {
+      const low = takeRightOperand(items, index + 1);
+      const andItem = items[low.next];
+      const high = takeRightOperand(items, low.next + 1);
+      if (low.operand.length === 0 || andItem?.keyword !== "AND" || high.operand.length === 0) {
+        out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
+        index += 1;
+        continue;
+      }
+      out.push({
+        text: `${notText}hs_between(${leftText}, ${joinItems(low.operand)}, ${joinItems(high.operand)})`,
+        role: "operand",
+      });
+      index = high.next;
+      continue;
+    }
+    const next = items[index + 1];
+    if (keyword === "IN") {
+      if (
+        next?.role === "operand" &&
+        next.text.startsWith("(") &&
+        !/^\(\s*(SELECT|WITH)\b/i.test(next.text)
+      ) {
+        out.push({ text: `${notText}hs_in(${leftText}, ${next.text.slice(1, -1)})`, role: "operand" });
+        index += 2;
+      } else {
+        out.push({ text: `${leftText} ${notText}IN`, role: "other" });
+        index += 1;
+      }
+      continue;
+    }
+    if (next?.keyword === "ANY" || next?.keyword === "ALL" || next?.keyword === "SOME") {
+      out.push(...left, item);
+      index += 1;
+      continue;
+    }
+    const right = takeRightOperand(items, index + 1);
+    if (right.operand.length === 0) {
+      out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
+      index += 1;
+      continue;
+    }
+    const rightText = joinItems(right.operand);
+    index = right.next;
+    if (keyword === "LIKE") {
+      if (items[index]?.keyword === "ESCAPE") {
+        const escape = takeRightOperand(items, index + 1);
+        out.push({
+          text: `${notText}hs_like(${rightText}, ${leftText}, ${joinItems(escape.operand)})`,
+          role: "operand",
+        });
+        index = escape.next;
+      } else out.push({ text: `${notText}hs_like(${rightText}, ${leftText})`, role: "operand" });
+    } else if (keyword === "REGEXP") {
+      out.push({ text: `${notText}hs_regexp(${leftText}, ${rightText})`, role: "operand" });
+    } else if (keyword === "<=>") {
+      out.push({ text: `hs_null_safe_equal(${leftText}, ${rightText})`, role: "operand" });
+    } else {
+      const operator = keyword === "!=" ? "<>" : keyword;
+      out.push({ text: `(hs_compare(${leftText}, ${rightText}) ${operator} 0)`, role: "operand" });
+    }
+  }
+  return out;
+}
+
+function wrapTableReferences(items: Item[], context: RenderContext): Item[] {
+  const out: Item[] = [];
+  let inFrom = false;
+  let isDelete = false;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index] as Item;
+    out.push(item);
+    if (item.keyword === "DELETE") isDelete = true;
+    if (item.keyword === "FROM" || item.keyword === "JOIN" || item.keyword === "STRAIGHT_JOIN") {
+      inFrom = !(item.keyword === "FROM" && isDelete);
+      isDelete = false;
+      if (!inFrom) continue;
+    } else if (item.role === "comma" && inFrom) {
+      // another table of a comma join
+    } else {
+      if (item.role === "word" && clauseEndWords.has(item.keyword ?? "")) inFrom = false;
+      continue;
+    }
+    const table = items[index + 1];
+    if (table?.role !== "operand" || table.name === undefined || context.noWrap.has(table.name.toLowerCase()))
+      continue;
+    const after = items[index + 2];
+    const hasAlias =
+      after?.keyword === "AS" ||
+      (after?.role === "operand" &&
+        after.name !== undefined &&
+        !clauseEndWords.has(after.name.toUpperCase()));
+    const alias = hasAlias ? "" : ` AS ${table.text}`;
+    out.push({ text: `(SELECT * FROM ${table.text} WHERE hs_tick(rowid))${alias}`, role: "operand" });
+    index += 1;
+  }
+  return out;
+}
+
+function renderSequence(nodes: readonly SqlNode[], context: RenderContext): string {
+  const items = rewriteComparisons(toItems(nodes, context));
+  return joinItems(wrapTableReferences(items, context));
+}
+
+function renderStatementNodes(nodes: readonly SqlNode[], context: RenderContext): string {
+  const items = rewriteComparisons(toItems(nodes, context));
+  return joinItems(wrapTableReferences(items, context)).trim();
+}
+
+/**
+ * Rewrites one MySQL statement into SQLite SQL that, with the functions of `registerMysqlFunctions`,
+ * behaves as MySQL does on DBBench tables: identifiers and strings re-quoted, comparisons, LIKE, IN,
+ * BETWEEN and REGEXP routed through MySQL-semantics functions (collation that ignores case and
+ * accents, numeric comparison of text with numbers), MySQL functions mapped, numeric literals
+ * stored as MySQL stores them in TEXT columns, and every table scan passing a deadline check.
+ */
+export function mysqlToSqlite(sql: string): SqliteStatement {
+  const tokens = tokenizeMysql(sql);
+  const tree = buildTree(tokens, sql);
+  const statements: SqlNode[][] = [[]];
+  for (const node of tree) {
+    if (node.kind === "token" && node.token.type === "punct" && node.token.text === ";") statements.push([]);
+    else (statements[statements.length - 1] as SqlNode[]).push(node);
+  }
+  const nonEmpty = statements.filter((statement) => statement.length > 0);
+  if (nonEmpty.length > 1) throw new SqlSyntaxError("only one statement may be executed at a time", sql);
+  const nodes = nonEmpty[0] ?? [];
+  const context: RenderContext = { noWrap: collectCteNames(nodes, new Set()) };
+  const items = toItems(nodes, context);
+  const withNumbers =
+    items[0]?.keyword === "INSERT" || items[0]?.keyword === "REPLACE" ? quoteValueNumbersDeep(items) : items;
+  const rewritten = rewriteComparisons(withNumbers);
+  return { sql: joinItems(wrapTableReferences(rewritten, context)).trim() };
+}
+
+function nameOf(node: SqlNode | undefined): string | undefined {
+  if (node?.kind !== "token") return undefined;
+  if (node.token.type === "quoted-identifier") return node.token.value;
+  return node.token.type === "word" ? node.token.text : undefined;
+}
+
+function collectCteNames(nodes: readonly SqlNode[], names: Set<string>): Set<string> {
+  nodes.forEach((node, index) => {
+    if (node.kind === "group") {
+      collectCteNames(node.children, names);
+      return;
+    }
+    const name = nameOf(node);
+    if (name === undefined) return;
+    const next = nodes[index + 1];
+    const afterColumns = next?.kind === "group" ? nodes[index + 2] : next;
+    const body = next?.kind === "group" ? nodes[index + 3] : nodes[index + 2];
+    const previous = wordOf(nodes[index - 1]);
+    const startsDefinition =
+      previous === "WITH" ||
+      previous === "RECURSIVE" ||
+      (nodes[index - 1]?.kind === "token" && (nodes[index - 1] as { token: SqlToken }).token.text === ",");
+    if (
+      startsDefinition &&
+      wordOf(afterColumns) === "AS" &&
+      body?.kind === "group" &&
+      isGroupSubquery(body)
+    ) {
+      names.add(name.toLowerCase());
+    }
+  });
+  return names;
+}
+
+function quoteValueNumbersDeep(items: Item[]): Item[] {
+  const valuesIndex = items.findIndex((item) => item.keyword === "VALUES");
+  if (valuesIndex < 0) return items;
+  return items.map((item, index) => {
+    if (index <= valuesIndex || item.role !== "operand" || !item.text.startsWith("(")) return item;
+    const inner = tokenizeMysqlSafe(item.text);
+    return inner === undefined ? item : { ...item, text: inner };
+  });
+}
+
+function tokenizeMysqlSafe(groupText: string): string | undefined {
+  const parts = splitTopLevel(groupText.slice(1, -1));
+  if (parts === undefined) return undefined;
+  const rendered = parts.map((part) => {
+    const trimmed = part.trim();
+    const match = /^(-?)\s*(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.exec(trimmed);
+    if (!match) return trimmed;
+    return quoteString(mysqlNumberText(`${match[2]}${match[3] ?? ""}`, match[1] === "-"));
+  });
+  return `(${rendered.join(", ")})`;
+}
+
+function splitTopLevel(text: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let current = "";
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index] as string;
+    if (quote !== undefined) {
+      current += character;
+      if (character === quote) {
+        if (text[index + 1] === quote) {
+          current += quote;
+          index += 1;
+        } else quote = undefined;
+      }
+      continue;
+    }
+    if (character === "'" || character === '"') quote = character;
+    else if (character === "(") depth += 1;
+    else if (character === ")") depth -= 1;
+    else if (character === "," && depth === 0) {
+      parts.push(current);
+      current = "";
+      continue;
+    }
+    current += character;
+  }
+  if (quote !== undefined || depth !== 0) return undefined;
+  parts.push(current);
+  return parts;
+}

@@ -1,0 +1,196 @@
+/** A token of MySQL-dialect SQL. */
+export interface SqlToken {
+  /** Token class. */
+  type:
+    | "space"
+    | "comment"
+    | "word"
+    | "quoted-identifier"
+    | "string"
+    | "number"
+    | "operator"
+    | "punct"
+    | "parameter";
+  /** Source text. */
+  text: string;
+  /** Decoded value: the identifier name for quoted identifiers, the string for string literals. */
+  value: string;
+}
+
+const mysqlEscapes: Record<string, string> = {
+  "0": "\0",
+  "'": "'",
+  '"': '"',
+  b: "\b",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  Z: "\x1a",
+  "\\": "\\",
+  "%": "\\%",
+  _: "\\_",
+};
+
+const operators = [
+  "<=>",
+  "<>",
+  "!=",
+  "<=",
+  ">=",
+  "<<",
+  ">>",
+  "||",
+  "&&",
+  ":=",
+  "=",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&",
+  "|",
+  "^",
+  "~",
+  "!",
+];
+
+/**
+ * Splits MySQL SQL into tokens as MySQL's default sql_mode reads it: `'...'` and `"..."` are string
+ * literals with backslash escapes (`\n`, `\'`; `\%` and `\_` keep their backslash for LIKE),
+ * `` `...` `` are identifiers, `#`, `-- ` and `/* *\/` are comments. Throws on an unterminated
+ * literal with MySQL's wording.
+ */
+export function tokenizeMysql(sql: string): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  let position = 0;
+  while (position < sql.length) {
+    const character = sql[position] as string;
+    const rest = sql.slice(position);
+    if (/\s/.test(character)) {
+      const text = /^\s+/.exec(rest)?.[0] ?? character;
+      tokens.push({ type: "space", text, value: text });
+      position += text.length;
+      continue;
+    }
+    if (
+      character === "#" ||
+      rest.startsWith("-- ") ||
+      rest.startsWith("--\t") ||
+      rest === "--" ||
+      rest.startsWith("--\n")
+    ) {
+      const end = sql.indexOf("\n", position);
+      const text = end < 0 ? rest : sql.slice(position, end);
+      tokens.push({ type: "comment", text, value: text });
+      position += text.length;
+      continue;
+    }
+    if (rest.startsWith("/*")) {
+      const end = sql.indexOf("*/", position + 2);
+      const text = end < 0 ? rest : sql.slice(position, end + 2);
+      tokens.push({ type: "comment", text, value: text });
+      position += text.length;
+      continue;
+    }
+    if (character === "'" || character === '"') {
+      let value = "";
+      let index = position + 1;
+      let closed = false;
+      while (index < sql.length) {
+        const current = sql[index] as string;
+        if (current === "\\" && index + 1 < sql.length) {
+          const next = sql[index + 1] as string;
+          value += mysqlEscapes[next] ?? next;
+          index += 2;
+        } else if (current === character) {
+          if (sql[index + 1] === character) {
+            value += character;
+            index += 2;
+          } else {
+            index += 1;
+            closed = true;
+            break;
+          }
+        } else {
+          value += current;
+          index += 1;
+        }
+      }
+      if (!closed) throw new SqlSyntaxError(`unterminated string literal near '${rest.slice(0, 40)}'`, rest);
+      tokens.push({ type: "string", text: sql.slice(position, index), value });
+      position = index;
+      continue;
+    }
+    if (character === "`") {
+      let value = "";
+      let index = position + 1;
+      let closed = false;
+      while (index < sql.length) {
+        const current = sql[index] as string;
+        if (current === "`") {
+          if (sql[index + 1] === "`") {
+            value += "`";
+            index += 2;
+          } else {
+            index += 1;
+            closed = true;
+            break;
+          }
+        } else {
+          value += current;
+          index += 1;
+        }
+      }
+      if (!closed)
+        throw new SqlSyntaxError(`unterminated quoted identifier near '${rest.slice(0, 40)}'`, rest);
+      tokens.push({ type: "quoted-identifier", text: sql.slice(position, index), value });
+      position = index;
+      continue;
+    }
+    const number = /^(0x[0-9a-fA-F]+|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)(?![A-Za-z_$\u0080-\uffff])/.exec(rest);
+    if (number && !(character === "." && tokens.length > 0 && isNameToken(tokens[tokens.length - 1]))) {
+      tokens.push({ type: "number", text: number[0], value: number[0] });
+      position += number[0].length;
+      continue;
+    }
+    const word = /^[A-Za-z0-9_$\u0080-\uffff]+/.exec(rest);
+    if (word) {
+      tokens.push({ type: "word", text: word[0], value: word[0] });
+      position += word[0].length;
+      continue;
+    }
+    const operator = operators.find((candidate) => rest.startsWith(candidate));
+    if (operator !== undefined) {
+      tokens.push({ type: "operator", text: operator, value: operator });
+      position += operator.length;
+      continue;
+    }
+    if (character === "?") {
+      tokens.push({ type: "parameter", text: "?", value: "?" });
+      position += 1;
+      continue;
+    }
+    tokens.push({ type: "punct", text: character, value: character });
+    position += 1;
+  }
+  return tokens;
+}
+
+function isNameToken(token: SqlToken | undefined): boolean {
+  return token !== undefined && (token.type === "word" || token.type === "quoted-identifier");
+}
+
+/** SQL that cannot be read (an unterminated literal, unbalanced parentheses). */
+export class SqlSyntaxError extends Error {
+  override readonly name = "SqlSyntaxError";
+  constructor(
+    message: string,
+    /** The text from where reading failed, for MySQL-style "near '...'" messages. */
+    readonly near: string,
+  ) {
+    super(message);
+  }
+}
