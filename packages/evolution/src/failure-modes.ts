@@ -15,7 +15,7 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "wrong-answer-format": ["action-format", "guidance"],
   "context-lost": ["context"],
   "premature-answer": ["verification", "guidance"],
-  "wrong-target": ["guidance", "tool-exposure"],
+  "wrong-target": ["guidance", "verification", "tool-exposure"],
 };
 
 /** The failure modes a direction is expected to repair under a mode -> directions map. */
