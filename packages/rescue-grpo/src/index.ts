@@ -3,6 +3,8 @@ export * from "./aggregation.js";
 export * from "./embedded-learner.js";
 export * from "./evaluate.js";
 export * from "./groups.js";
+export * from "./rescue.js";
+export * from "./run-state.js";
 export * from "./surrogate.js";
 export * from "./trainer.js";
 export * from "./trainer-config.js";

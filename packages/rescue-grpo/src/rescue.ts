@@ -150,11 +150,12 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
     }
     const anySuccess = rescued.some((trajectory) => trajectory.success);
     metrics.successes = anySuccess ? 1 : 0;
-    if (!anySuccess) return { group: null, rollouts, metrics };
+    if (!anySuccess) return { group: null, rollouts, trajectories: rescued, metrics };
     const negative = options.keepBaseNegative ? failed.slice(0, 1) : [];
     return {
       group: { task: group.task, harnessId: "rescue", trajectories: [...negative, ...rescued] },
       rollouts,
+      trajectories: rescued,
       metrics,
     };
   };

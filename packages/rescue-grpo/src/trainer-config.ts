@@ -2,8 +2,25 @@ import { z } from "zod";
 import { advantageMethods } from "./advantages.js";
 import { lossAggregations } from "./aggregation.js";
 
-/** Ways of filling a training batch; rescue methods join this list. */
-export const samplingMethods = ["grpo", "dapo"] as const;
+/**
+ * Ways of filling a training batch, all in one code path at equal rollout budget:
+ * - `grpo`: every drawn group is trained on; all-fail groups give no signal.
+ * - `dapo`: zero-variance groups are dropped and more prompts drawn (DAPO dynamic sampling).
+ * - `harness-s`: all-fail groups are rescued under the router's top-k siblings.
+ * - `single-sibling`: rescue always under the one sibling with the best validation score.
+ * - `random-rescue`: rescue under k random siblings (router ablation).
+ * - `all-rescue`: rescue under every sibling (no router).
+ */
+export const samplingMethods = [
+  "grpo",
+  "dapo",
+  "harness-s",
+  "single-sibling",
+  "random-rescue",
+  "all-rescue",
+] as const;
+/** Methods that rescue all-fail groups with sibling harnesses. */
+export const rescueMethods = ["harness-s", "single-sibling", "random-rescue", "all-rescue"] as const;
 /** A way of filling a training batch. */
 export type SamplingMethod = (typeof samplingMethods)[number];
 
@@ -37,6 +54,17 @@ export const trainerConfigSchema = z.object({
   maxGradNorm: z.number().positive(),
   /** Save a checkpoint every N steps (0: only the final one). */
   checkpointEvery: z.number().int().nonnegative(),
+  /** Rescue settings (used by the rescue methods). */
+  rescue: z.object({
+    /** Siblings per rescue (router top-k, random k). */
+    k: z.number().int().positive(),
+    /** Rollouts one rescue may spend, shared over the chosen siblings (0 turns rescue off). */
+    budget: z.number().int().nonnegative(),
+    /** Keep one base failure in the replacement group as a negative. */
+    keepBaseNegative: z.boolean(),
+    /** Re-anchor profiles every N steps on a probe set (0: never). */
+    reanchorEvery: z.number().int().nonnegative(),
+  }),
 });
 /** Configuration of a GRPO training run. */
 export type TrainerConfig = z.infer<typeof trainerConfigSchema>;
@@ -62,5 +90,6 @@ export function defaultTrainerConfig(method: SamplingMethod, seed: number): Trai
     epochs: 2,
     maxGradNorm: 1,
     checkpointEvery: 10,
+    rescue: { k: 2, budget: 8, keepBaseNegative: true, reanchorEvery: 0 },
   };
 }

@@ -1,4 +1,5 @@
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   BenchmarkV1,
@@ -8,8 +9,9 @@ import type {
   PolicyV1,
   Task,
   TrainingSample,
+  Trajectory,
 } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import { appendJsonl, InvalidInputError } from "@hs/harness";
 import { createRandom, mixSeed } from "@hs/policy-embedded";
 import {
   collectGroup,
@@ -19,7 +21,8 @@ import {
   groupSamples,
   type RolloutGroup,
 } from "./groups.js";
-import { type TrainerConfig, trainerConfigSchema } from "./trainer-config.js";
+import { fileSize, loadRunState, type PromptStreamState, type RunState, saveRunState } from "./run-state.js";
+import { rescueMethods, type TrainerConfig, trainerConfigSchema } from "./trainer-config.js";
 
 /** What a rescue step returns for an all-fail group. */
 export interface RescueOutcome {
@@ -27,6 +30,8 @@ export interface RescueOutcome {
   group: RolloutGroup | null;
   /** Rollouts the rescue spent (counted against the budget). */
   rollouts: number;
+  /** Every rollout the rescue ran (written to the run's trajectories whether or not it rescued). */
+  trajectories?: Trajectory[];
   /** Free-form counters for the step's metrics (attempts and successes per sibling...). */
   metrics?: Record<string, number>;
 }
@@ -87,6 +92,15 @@ export interface TrainerContext {
   rescue?: GroupRescuer;
   /** Called after each step. */
   onStep?: (metrics: StepMetrics) => void;
+  /**
+   * Called after each step's update and before its checkpoint (e.g. to re-anchor profiles). What
+   * `saveExtra` returns is stored in the checkpoint and handed to `restoreExtra` on resume.
+   */
+  afterStep?: (step: number) => Promise<void>;
+  /** Extra state to keep in each checkpoint (JSON). */
+  saveExtra?: () => unknown;
+  /** Restores what `saveExtra` returned, when a run resumes. */
+  restoreExtra?: (value: unknown) => void;
   /** Cancels the run between episodes. */
   signal?: AbortSignal;
 }
@@ -114,6 +128,17 @@ class PromptStream {
     private readonly tasks: readonly Task[],
     private readonly seed: number,
   ) {}
+
+  snapshot(): PromptStreamState {
+    return { order: [...this.order], position: this.position, pass: this.pass, drawn: this.drawn };
+  }
+
+  restore(state: PromptStreamState): void {
+    this.order = [...state.order];
+    this.position = state.position;
+    this.pass = state.pass;
+    this.drawn = state.drawn;
+  }
 
   next(): Task {
     if (this.position >= this.order.length) {
@@ -153,17 +178,49 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
   }
   const config = parsed.data;
   if (context.tasks.length === 0) throw new InvalidInputError("no training tasks", { field: "tasks" });
+  if ((rescueMethods as readonly string[]).includes(config.method) && context.rescue === undefined) {
+    throw new InvalidInputError(`method ${config.method} needs a rescuer (a sibling pool)`, {
+      field: "method",
+    });
+  }
   const started = Date.now();
+  const configFile = join(context.outDirectory, "config.json");
+  const written = {
+    ...config,
+    harnessId: context.harness.id,
+    benchmark: context.benchmark.id,
+    tasks: context.tasks.length,
+  };
   await mkdir(join(context.outDirectory, "checkpoints"), { recursive: true });
-  await writeFile(
-    join(context.outDirectory, "config.json"),
-    `${JSON.stringify({ ...config, harnessId: context.harness.id, benchmark: context.benchmark.id, tasks: context.tasks.length }, null, 2)}\n`,
-  );
+  if (existsSync(configFile)) {
+    const previous = JSON.parse(await readFile(configFile, "utf8")) as Record<string, unknown>;
+    const changed = Object.keys({ ...previous, ...written }).find(
+      (key) => JSON.stringify(previous[key]) !== JSON.stringify((written as Record<string, unknown>)[key]),
+    );
+    if (changed !== undefined) {
+      throw new InvalidInputError(
+        `the run directory holds a run with another config (${changed}: ${JSON.stringify(previous[changed])} there, ${JSON.stringify((written as Record<string, unknown>)[changed])} now); use a new --out directory`,
+        { file: configFile, field: changed },
+      );
+    }
+  } else {
+    await writeFile(configFile, `${JSON.stringify(written, null, 2)}\n`);
+  }
   const metricsFile = join(context.outDirectory, "metrics.jsonl");
-  await writeFile(metricsFile, "");
+  const trajectoriesFile = join(context.outDirectory, "trajectories.jsonl");
   const prompts = new PromptStream(context.tasks, mixSeed(config.seed, 0x70726f6d));
   let rolloutsTotal = 0;
   let step = 0;
+  let saved: RunState | null = await loadRunState(context.outDirectory, context.learner);
+  if (saved === null) {
+    await writeFile(metricsFile, "");
+    await writeFile(trajectoriesFile, "");
+  } else {
+    step = saved.step;
+    rolloutsTotal = saved.rolloutsTotal;
+    prompts.restore(saved.prompts);
+    context.restoreExtra?.(saved.extra);
+  }
   const signalOption = context.signal === undefined ? {} : { signal: context.signal };
 
   while (rolloutsTotal + config.groupSize <= config.rolloutBudget) {
@@ -172,6 +229,7 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
     const baseRewards: number[] = [];
     const baseSuccesses: number[] = [];
     const rescueMetrics: Record<string, number> = {};
+    const ranTrajectories: Trajectory[] = [];
     let drawn = 0;
     let baseWithSignal = 0;
     let rolloutsBase = 0;
@@ -196,6 +254,7 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
         ...signalOption,
       });
       drawn++;
+      ranTrajectories.push(...group.trajectories);
       rolloutsBase += config.groupSize;
       rolloutsTotal += config.groupSize;
       for (const trajectory of group.trajectories) {
@@ -213,6 +272,7 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
             ...signalOption,
           });
           rolloutsRescue += outcome.rollouts;
+          ranTrajectories.push(...(outcome.trajectories ?? []));
           rolloutsTotal += outcome.rollouts;
           for (const [name, value] of Object.entries(outcome.metrics ?? {})) {
             rescueMetrics[name] = (rescueMetrics[name] ?? 0) + value;
@@ -242,14 +302,31 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
       rescue: rescueMetrics,
       wallMs: Date.now() - stepStarted,
     };
+    await appendJsonl(trajectoriesFile, ranTrajectories);
     await appendFile(metricsFile, `${JSON.stringify(metrics)}\n`);
     context.onStep?.(metrics);
     step++;
-    if (config.checkpointEvery > 0 && step % config.checkpointEvery === 0) {
-      await context.learner.save(
-        join(context.outDirectory, "checkpoints", `step-${String(step).padStart(5, "0")}`),
-      );
-    }
+    await context.afterStep?.(step);
+    const extra = context.saveExtra?.();
+    saved = await saveRunState(
+      context.outDirectory,
+      {
+        step,
+        rolloutsTotal,
+        prompts: prompts.snapshot(),
+        fileSizes: {
+          "metrics.jsonl": await fileSize(metricsFile),
+          "trajectories.jsonl": await fileSize(trajectoriesFile),
+        },
+        ...(extra === undefined ? {} : { extra }),
+      },
+      context.learner,
+      (savedStep) => config.checkpointEvery > 0 && savedStep % config.checkpointEvery === 0,
+      saved,
+    );
+    // Continue from the checkpoint's bytes, as a resumed run does (e.g. Adam's bias-correction
+    // accumulators are rebuilt from the step count on load), so both take identical steps.
+    await context.learner.load(join(context.outDirectory, saved.checkpoint));
   }
   const finalCheckpoint = join(context.outDirectory, "final");
   await context.learner.save(finalCheckpoint);

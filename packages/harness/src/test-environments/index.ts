@@ -1,4 +1,5 @@
 export * from "./lookup-benchmark.js";
+export * from "./lookup-grammar.js";
 export * from "./remote-benchmark.js";
 export * from "./scripted-policy.js";
 export * from "./workspace-benchmark.js";
