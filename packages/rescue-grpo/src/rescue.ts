@@ -42,7 +42,7 @@ export interface RescuerOptions {
   /** Current profiles for the router (re-anchored during training), or null. */
   profiles: () => ProfileSet | null;
   /** Labels failure modes of a failed trajectory before routing (failure analysis). */
-  classify?: (trajectory: Trajectory) => FailureLabel[];
+  classify?: (trajectory: Trajectory) => Promise<FailureLabel[]>;
 }
 
 /** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
@@ -115,11 +115,13 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
     const metrics: Record<string, number> = { attempts: 1, successes: 0 };
     if (budget <= 0 || siblings.size === 0)
       return { group: null, rollouts: 0, metrics: { attempts: 0, successes: 0 } };
-    const failed = group.trajectories.map((trajectory) =>
-      options.classify === undefined || trajectory.failureModes.length > 0
-        ? trajectory
-        : { ...trajectory, failureModes: options.classify(trajectory) },
-    );
+    const failed: Trajectory[] = [];
+    for (const trajectory of group.trajectories) {
+      const labelled = options.classify === undefined || trajectory.failureModes.length > 0;
+      failed.push(
+        labelled ? trajectory : { ...trajectory, failureModes: await options.classify!(trajectory) },
+      );
+    }
     const chosen = await choose(group, failed, key, context.signal);
     if (options.selection === "router") metrics.routerQueries = 1;
     const shares = shareBudget(budget, chosen.length);
