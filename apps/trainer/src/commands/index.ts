@@ -1,6 +1,8 @@
 import type { Command } from "../command.js";
+import { engineDiffCommand } from "./engine-diff.js";
 import { evalCommand } from "./eval.js";
 import { evolveCommand } from "./evolve.js";
+import { goldReplayCommand } from "./gold-replay.js";
 import { profileCommand } from "./profile.js";
 import { reportCommand } from "./report.js";
 import { routeCommand } from "./route.js";
@@ -14,4 +16,6 @@ export const commands: Command[] = [
   evalCommand,
   routeCommand,
   reportCommand,
+  goldReplayCommand,
+  engineDiffCommand,
 ];

@@ -164,7 +164,8 @@ export async function goldReplay(options: GoldReplayOptions): Promise<GoldReplay
     const record = lookup(task.id) as DbBenchRecord;
     const kind = modificationTypes.has(task.category) ? "label-sql" : "label-answer";
     const outcome = await replayOne(benchmark, task, record, kind, protocol);
-    const count = (perType[task.category] ??= { passed: 0, total: 0 });
+    const count = perType[task.category] ?? { passed: 0, total: 0 };
+    perType[task.category] = count;
     count.total += 1;
     if (outcome.passed) {
       count.passed += 1;

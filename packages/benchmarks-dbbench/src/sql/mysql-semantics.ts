@@ -58,10 +58,10 @@ export function mysqlCompare(left: SqlValue, right: SqlValue): number | null {
   return compareText(asText(left), asText(right));
 }
 
-function likeToRegExp(pattern: string, escape: string): RegExp {
+function likeToRegExp(pattern: string, escapeCharacter: string): RegExp {
   let source = "";
   const characters = [...collationKeyKeepingSpaces(pattern)];
-  const escapeKey = escape === "" ? "" : collationKeyKeepingSpaces(escape);
+  const escapeKey = escapeCharacter === "" ? "" : collationKeyKeepingSpaces(escapeCharacter);
   for (let index = 0; index < characters.length; index += 1) {
     const character = characters[index] as string;
     if (escapeKey !== "" && character === escapeKey && index + 1 < characters.length) {
@@ -85,10 +85,14 @@ function collationKeyKeepingSpaces(text: string): string {
 const likeCache = new Map<string, RegExp>();
 
 /** MySQL's `value LIKE pattern [ESCAPE e]` under the collation (`\` escapes by default). */
-export function mysqlLike(pattern: SqlValue, value: SqlValue, escape: SqlValue = "\\"): number | null {
-  if (pattern === null || value === null || escape === null) return null;
+export function mysqlLike(
+  pattern: SqlValue,
+  value: SqlValue,
+  escapeCharacter: SqlValue = "\\",
+): number | null {
+  if (pattern === null || value === null || escapeCharacter === null) return null;
   const patternText = asText(pattern);
-  const escapeText = asText(escape);
+  const escapeText = asText(escapeCharacter);
   const key = `${escapeText}\u0000${patternText}`;
   let expression = likeCache.get(key);
   if (expression === undefined) {

@@ -555,12 +555,12 @@ function rewriteComparisons(items: readonly Item[]): Item[] {
     index = right.next;
     if (keyword === "LIKE") {
       if (items[index]?.keyword === "ESCAPE") {
-        const escape = takeRightOperand(items, index + 1);
+        const escapeOperand = takeRightOperand(items, index + 1);
         out.push({
-          text: `${notText}hs_like(${rightText}, ${leftText}, ${joinItems(escape.operand)})`,
+          text: `${notText}hs_like(${rightText}, ${leftText}, ${joinItems(escapeOperand.operand)})`,
           role: "operand",
         });
-        index = escape.next;
+        index = escapeOperand.next;
       } else out.push({ text: `${notText}hs_like(${rightText}, ${leftText})`, role: "operand" });
     } else if (keyword === "REGEXP") {
       out.push({ text: `${notText}hs_regexp(${leftText}, ${rightText})`, role: "operand" });

@@ -78,8 +78,12 @@ export function registerMysqlFunctions(database: BetterSqlite3.Database, state: 
     if (left === null || right === null) return left === right ? 1n : 0n;
     return mysqlCompare(left ?? null, right ?? null) === 0 ? 1n : 0n;
   });
-  scalar("hs_like", (pattern, value, escape) => {
-    const result = mysqlLike(pattern ?? null, value ?? null, escape === undefined ? "\\" : escape);
+  scalar("hs_like", (pattern, value, escapeCharacter) => {
+    const result = mysqlLike(
+      pattern ?? null,
+      value ?? null,
+      escapeCharacter === undefined ? "\\" : escapeCharacter,
+    );
     return result === null ? null : BigInt(result);
   });
   scalar("hs_regexp", (value, pattern) => {
