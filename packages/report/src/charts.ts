@@ -184,7 +184,7 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
   if (complementarity.length > 0) {
     charts.push({
       name: "complementarity",
-      title: "Complementarity: base failures rescued by each sibling and by their union",
+      title: "Complementarity: base-failed tasks rescued by the best sibling and by all siblings together",
       spec: {
         ...size,
         data: { values: complementarity },
@@ -245,20 +245,21 @@ export function rescueMatrixCells(
   );
 }
 
-/** Bars of `evolution.complementarity` (`rescuedBySibling`, `union`). */
+/** Bars of `evolution.complementarity`: tasks rescued by the best single sibling, by the union, and failed at base. */
 export function complementarityBars(
   evolution: Record<string, unknown> | null,
 ): { name: string; rescued: number; kind: string }[] {
   const complementarity = evolution?.complementarity as
-    | { rescuedBySibling?: Record<string, number>; union?: number }
+    | { unionTasks?: number; bestSingle?: { harnessId: string | null; tasks: number }; failedTasks?: number }
     | undefined;
-  if (complementarity?.rescuedBySibling === undefined) return [];
-  const bars = Object.entries(complementarity.rescuedBySibling).map(([name, rescued]) => ({
-    name,
-    rescued,
-    kind: "one sibling",
-  }));
-  if (complementarity.union !== undefined)
-    bars.push({ name: "union of all siblings", rescued: complementarity.union, kind: "union" });
-  return bars;
+  if (complementarity?.unionTasks === undefined || complementarity.bestSingle === undefined) return [];
+  return [
+    {
+      name: `best single sibling (${complementarity.bestSingle.harnessId ?? "none"})`,
+      rescued: complementarity.bestSingle.tasks,
+      kind: "one sibling",
+    },
+    { name: "union of all siblings", rescued: complementarity.unionTasks, kind: "union" },
+    { name: "base-failed tasks", rescued: complementarity.failedTasks ?? 0, kind: "failed at base" },
+  ];
 }

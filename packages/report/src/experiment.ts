@@ -68,7 +68,7 @@ export interface Experiment {
   runs: TrainingRun[];
   /** `profiles.json`, when present. */
   profiles: z.infer<typeof profileSetSchema> | null;
-  /** `evolution.json` (rescue matrix, locality, complementarity), when present, as JSON. */
+  /** Rescue properties from `hs evolve` (rescue matrix, locality, complementarity), when present. */
   evolution: Record<string, unknown> | null;
   /** Problems met while reading (each names its file), shown in the report. */
   problems: string[];
@@ -83,6 +83,22 @@ async function readJson<T>(file: string, schema: z.ZodType<T>, problems: string[
     problems.push(`${file}: field "${issue?.path.join(".")}": ${issue?.message}`);
   } catch (error) {
     problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return null;
+}
+
+/**
+ * The rescue properties of `hs evolve` (`pool.evolution.json`, or `evolution.json`): the report's
+ * `properties` when present, else the file itself.
+ */
+async function readEvolution(directory: string, problems: string[]): Promise<Record<string, unknown> | null> {
+  for (const name of ["pool.evolution.json", "evolution.json"]) {
+    const value = await readJson(join(directory, name), z.record(z.string(), z.unknown()), problems);
+    if (value === null) continue;
+    const properties = value.properties;
+    return properties !== null && typeof properties === "object"
+      ? (properties as Record<string, unknown>)
+      : value;
   }
   return null;
 }
@@ -109,7 +125,7 @@ export async function readExperiment(directory: string): Promise<Experiment> {
     results: await readJson(join(directory, "results.json"), experimentResultsSchema, problems),
     runs,
     profiles: await readJson(join(directory, "profiles.json"), profileSetSchema, problems),
-    evolution: await readJson(join(directory, "evolution.json"), z.record(z.string(), z.unknown()), problems),
+    evolution: await readEvolution(directory, problems),
     problems,
   };
 }

@@ -37,15 +37,22 @@ async function experimentFixture(): Promise<string> {
     }
   }
   await writeFile(
-    join(directory, "evolution.json"),
+    join(directory, "pool.evolution.json"),
     JSON.stringify({
-      rescueMatrix: {
-        "context-1": {
-          "context-lost": { attempts: 4, rescued: 3 },
-          "wrong-target": { attempts: 5, rescued: 0 },
+      properties: {
+        rescueMatrix: {
+          "context-1": {
+            "context-lost": { attempts: 4, rescued: 3 },
+            "wrong-target": { attempts: 5, rescued: 0 },
+          },
+        },
+        complementarity: {
+          pairs: [],
+          unionTasks: 7,
+          bestSingle: { harnessId: "guidance-1", tasks: 5 },
+          failedTasks: 20,
         },
       },
-      complementarity: { rescuedBySibling: { "context-1": 3, "guidance-1": 5 }, union: 7 },
     }),
   );
   return directory;
