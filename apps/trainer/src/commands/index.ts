@@ -4,12 +4,14 @@ import { evalCommand } from "./eval.js";
 import { evolveCommand } from "./evolve.js";
 import { goldReplayCommand } from "./gold-replay.js";
 import { profileCommand } from "./profile.js";
+import { quickstartCommand } from "./quickstart.js";
 import { reportCommand } from "./report.js";
 import { routeCommand } from "./route.js";
 import { trainCommand } from "./train.js";
 
 /** Every `hs` subcommand, in the order `hs --help` lists them. */
 export const commands: Command[] = [
+  quickstartCommand,
   evolveCommand,
   profileCommand,
   trainCommand,

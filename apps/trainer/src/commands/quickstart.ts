@@ -1,0 +1,285 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
+import { readJsonl } from "@hs/harness";
+import { stepMetricsSchema, writeReport } from "@hs/report";
+import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
+
+/** Settings of the main job; each maps to a flag. */
+export interface QuickstartSettings {
+  /** Experiment directory. */
+  out: string;
+  /** Seeds per method. */
+  seeds: number[];
+  /** Methods trained. */
+  methods: string[];
+  /** Rollouts per training run (equal for every method). */
+  budget: number;
+  /** Child processes at once. */
+  workers: number;
+  /** Training tasks used by evolution and profiling (first N of the split). */
+  evolveTasks: number;
+}
+
+/** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
+export function quickstartPlan(settings: QuickstartSettings) {
+  const { out } = settings;
+  const pool = join(out, "pool.json");
+  const profiles = join(out, "profiles.json");
+  const run = (method: string, seed: number) => join(out, "runs", method, `seed-${seed}`);
+  const log = (name: string) => join(out, "logs", `${name}.log`);
+  const evolve: CliJob = {
+    name: "evolve",
+    args: [
+      "evolve",
+      "--bench",
+      "dbbench",
+      "--split",
+      "train",
+      "--tasks",
+      String(settings.evolveTasks),
+      "--rollouts",
+      "1",
+      "--generations",
+      "2",
+      "--candidates",
+      "2",
+      "--max-failures",
+      "12",
+      "--success-sample",
+      "6",
+      "--seed",
+      "0",
+      "--out",
+      pool,
+    ],
+    log: log("evolve"),
+  };
+  const profile: CliJob = {
+    name: "profile",
+    args: [
+      "profile",
+      "--pool",
+      pool,
+      "--policy",
+      "embedded",
+      "--tasks",
+      String(settings.evolveTasks),
+      "--rollouts",
+      "1",
+      "--out",
+      profiles,
+    ],
+    log: log("profile"),
+  };
+  const train = settings.methods.flatMap((method) =>
+    settings.seeds.map((seed) => ({
+      name: `train ${method} seed ${seed}`,
+      args: [
+        "train",
+        "--bench",
+        "dbbench",
+        "--method",
+        method,
+        "--seed",
+        String(seed),
+        "--budget",
+        String(settings.budget),
+        "--out",
+        run(method, seed),
+        ...(method === "grpo" || method === "dapo" ? [] : ["--pool", pool, "--profiles", profiles]),
+      ],
+      log: log(`train-${method}-${seed}`),
+    })),
+  );
+  const evaluate = settings.methods.flatMap((method) =>
+    settings.seeds.map((seed) => ({
+      name: `eval ${method} seed ${seed}`,
+      args: [
+        "eval",
+        "--bench",
+        "dbbench",
+        "--harness",
+        "base",
+        "--policy",
+        `embedded:${run(method, seed)}`,
+        "--json",
+      ],
+      log: log(`eval-${method}-${seed}`),
+    })),
+  );
+  const rankOne = settings.methods.includes("harness-s")
+    ? settings.seeds.map((seed) => ({
+        name: `rank-1 harness-s seed ${seed}`,
+        args: [
+          "eval",
+          "--bench",
+          "dbbench",
+          "--harness",
+          "base",
+          "--policy",
+          `embedded:${run("harness-s", seed)}`,
+          "--rank1",
+          pool,
+          "--profiles",
+          profiles,
+          "--json",
+        ],
+        log: log(`rank1-${seed}`),
+      }))
+    : [];
+  return { pool, profiles, run, evolve, profile, train, evaluate, rankOne };
+}
+
+const mean = (values: readonly number[]) =>
+  values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
+/** Share of groups with signal over the first quarter of a run's rollout budget. */
+async function signalShareFirstQuarter(runDirectory: string, budget: number): Promise<number> {
+  const { records } = await readJsonl(join(runDirectory, "metrics.jsonl"), stepMetricsSchema);
+  const early = records.filter((row) => row.rolloutsTotal <= budget / 4);
+  return mean((early.length > 0 ? early : records.slice(0, 1)).map((row) => row.signalShare));
+}
+
+async function cachedJson(file: string, produce: () => Promise<string>): Promise<Record<string, unknown>> {
+  if (!existsSync(file)) await writeFile(file, await produce());
+  return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+}
+
+/** `hs quickstart`: the main job on the embedded default, end to end, resumable. */
+export const quickstartCommand: Command = {
+  name: "quickstart",
+  summary: "the main job: evolve, profile, train grpo/dapo/harness-s over seeds, evaluate, Rank-1, report",
+  usage: `Usage: hs quickstart [--out DIR] [options]
+
+The main job on DBBench with the embedded policy, on a CPU:
+  1. evolve a sibling pool on the training split (standard-a)        -> DIR/pool.json, pool.evolution.json
+  2. profile the pool with the untrained policy                        -> DIR/profiles.json
+  3. train each method for each seed at the same rollout budget        -> DIR/runs/METHOD/seed-S/
+  4. evaluate every trained policy on held-out tasks (dev) under the base harness, and Rank-1 inference
+  5. write DIR/results.json and the report DIR/report/index.html
+Every stage is an "hs" command run as a child process (logs in DIR/logs/); running the same command
+again resumes: finished stages are kept and interrupted training runs continue from their checkpoint.
+
+Options:
+  --out DIR         experiment directory (default runs/quickstart)
+  --seeds N         seeds per method (default 3)
+  --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
+  --budget N        rollouts per training run (default 768)
+  --workers N       child processes at once (default: the number of CPUs)
+  --evolve-tasks N  training tasks used by evolve and profile (default 60)
+  --json            print results.json on stdout`,
+  options: {
+    out: { type: "string" },
+    seeds: { type: "string" },
+    methods: { type: "string" },
+    budget: { type: "string" },
+    workers: { type: "string" },
+    "evolve-tasks": { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(args, io) {
+    const started = Date.now();
+    const seedCount = integerOption(args, "seeds", 3);
+    if (seedCount < 1) throw new UsageError("--seeds must be at least 1");
+    const settings: QuickstartSettings = {
+      out: resolve(stringOption(args, "out") ?? "runs/quickstart"),
+      seeds: Array.from({ length: seedCount }, (_, index) => index + 1),
+      methods: (stringOption(args, "methods") ?? "grpo,dapo,harness-s")
+        .split(",")
+        .map((method) => method.trim()),
+      budget: integerOption(args, "budget", 768),
+      workers: integerOption(args, "workers", availableParallelism()),
+      evolveTasks: integerOption(args, "evolve-tasks", 60),
+    };
+    const plan = quickstartPlan(settings);
+    const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+    const say = (text: string) => io.stderr(`[quickstart ${elapsed()}] ${text}\n`);
+    say(
+      `experiment in ${settings.out}; ${settings.methods.length} methods x ${settings.seeds.length} seeds, ${settings.budget} rollouts each, ${settings.workers} workers`,
+    );
+
+    for (const [job, output] of [
+      [plan.evolve, plan.pool],
+      [plan.profile, plan.profiles],
+    ] as const) {
+      if (existsSync(output)) {
+        say(`${job.name}: kept ${output}`);
+        continue;
+      }
+      say(`${job.name}: hs ${job.args.join(" ")}`);
+      const result = await runCliJob(job);
+      say(`${job.name}: done in ${result.seconds.toFixed(0)} s`);
+    }
+
+    say(`training ${plan.train.length} runs (logs in ${join(settings.out, "logs")})`);
+    await runCliJobs(plan.train, settings.workers, (result, finished) =>
+      say(`${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`),
+    );
+
+    const evaluations = [...plan.evaluate, ...plan.rankOne];
+    const pending = evaluations.filter((job) => !existsSync(evalFile(job)));
+    say(
+      `evaluating ${evaluations.length} policies on held-out tasks (${evaluations.length - pending.length} kept)`,
+    );
+    await runCliJobs(pending, settings.workers, async (result, finished) => {
+      await writeFile(evalFile(result.job), result.stdout);
+      say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
+    });
+    const read = async (job: CliJob) => cachedJson(evalFile(job), async () => (await runCliJob(job)).stdout);
+
+    const heldout: Record<string, number[]> = {};
+    const overall: Record<string, number[]> = {};
+    const signal: Record<string, number[]> = {};
+    const rollouts: Record<string, number[]> = {};
+    const checkpoints: Record<string, string[]> = {};
+    for (const method of settings.methods) {
+      for (const seed of settings.seeds) {
+        const job = plan.evaluate.find((entry) => entry.name === `eval ${method} seed ${seed}`) as CliJob;
+        const result = await read(job);
+        (heldout[method] ??= []).push(Number(result.success));
+        (overall[method] ??= []).push(Number(result.overall_cat_accuracy));
+        (signal[method] ??= []).push(await signalShareFirstQuarter(plan.run(method, seed), settings.budget));
+        const { records } = await readJsonl(join(plan.run(method, seed), "metrics.jsonl"), stepMetricsSchema);
+        (rollouts[method] ??= []).push(records.at(-1)?.rolloutsTotal ?? 0);
+        (checkpoints[method] ??= []).push(join(plan.run(method, seed), "final"));
+      }
+    }
+    const rank1 =
+      plan.rankOne.length === 0
+        ? undefined
+        : {
+            base: heldout["harness-s"] ?? [],
+            rank1: await Promise.all(plan.rankOne.map(async (job) => Number((await read(job)).success))),
+          };
+    const results = {
+      wall_seconds: (Date.now() - started) / 1000,
+      seeds: settings.seeds,
+      heldout,
+      heldout_overall_cat_accuracy: overall,
+      ...(rank1 === undefined ? {} : { rank1 }),
+      signal_share_first_quarter: signal,
+      rollouts,
+      checkpoints,
+      settings,
+    };
+    await writeFile(join(settings.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+    const report = await writeReport({ experiments: [settings.out], out: join(settings.out, "report") });
+    say(`report: ${join(settings.out, "report", "index.html")} (${report.charts.length} charts)`);
+    for (const method of settings.methods) {
+      say(
+        `${method.padEnd(10)} held-out success per seed ${(heldout[method] ?? []).map((value) => value.toFixed(3)).join(", ")}; mean ${mean(heldout[method] ?? []).toFixed(3)}`,
+      );
+    }
+    if (args.values.json === true) io.stdout(`${JSON.stringify(results)}\n`);
+    else io.stdout(`wrote ${join(settings.out, "results.json")} in ${results.wall_seconds.toFixed(0)} s\n`);
+    return 0;
+  },
+};
+
+function evalFile(job: CliJob): string {
+  const policy = job.args[job.args.indexOf("--policy") + 1]?.replace(/^embedded:/, "") ?? "";
+  return join(policy, job.args.includes("--rank1") ? "eval-rank1.json" : "eval.json");
+}
