@@ -1,5 +1,13 @@
 import { conventionsFor, createRuleClassifier, labelTrajectory } from "@hs/evolution";
-import type { BenchmarkV1, PolicyV1, Pool, ProfileSet, Task, Trajectory } from "@hs/harness";
+import {
+  type BenchmarkV1,
+  InvalidInputError,
+  type PolicyV1,
+  type Pool,
+  type ProfileSet,
+  type Task,
+  type Trajectory,
+} from "@hs/harness";
 import { reanchorProfiles } from "@hs/profiles";
 import { createRescuer, type GroupRescuer, type SamplingMethod, type TrainerConfig } from "@hs/rescue-grpo";
 import {
@@ -62,7 +70,10 @@ export function createMethodRescue(options: {
   const current = () => profiles;
   if (options.method === "grpo" || options.method === "dapo") return { profiles: current };
   const pool = options.pool;
-  if (pool === null) throw new Error(`method ${options.method} needs a sibling pool (--pool pool.json)`);
+  if (pool === null)
+    throw new InvalidInputError(`method ${options.method} needs a sibling pool (--pool pool.json)`, {
+      field: "pool",
+    });
   const conventions = conventionsFor(options.benchmark.id);
   const classifier = createRuleClassifier(conventions);
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));

@@ -9,6 +9,8 @@ export interface EvaluateOptions {
   benchmark: BenchmarkV1;
   /** The harness (the base harness for held-out evaluation). */
   harness: HarnessConfig;
+  /** Picks the harness per task instead (Rank-1 inference); one episode per task either way. */
+  harnessFor?: (task: Task) => Promise<HarnessConfig>;
   /** The policy. */
   policy: PolicyV1;
   /** Seed of the episodes (task i runs with seed + i). */
@@ -42,7 +44,7 @@ export async function evaluatePolicy(options: EvaluateOptions): Promise<Evaluati
     const trajectory = await runEpisode({
       task,
       benchmark: options.benchmark,
-      harness: options.harness,
+      harness: options.harnessFor === undefined ? options.harness : await options.harnessFor(task),
       policy: options.policy,
       seed: options.seed + index,
       mode: options.mode ?? "greedy",

@@ -2,19 +2,22 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import * as dbbench from "@hs/benchmarks-dbbench";
+import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
+import { readPool } from "@hs/evolution";
 import type { BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
 import { parseHarnessConfig } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
+import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
+import { rankOne } from "@hs/router";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { defaultRouter } from "../method-rescue.js";
 
 /** Creates the benchmark named on the command line. */
 export async function openBenchmark(name: string): Promise<BenchmarkV1> {
   if (name !== "dbbench")
     throw new UsageError(`--bench ${name}: the embedded policy has a grammar for dbbench only`);
-  const factory = (dbbench as unknown as Record<string, unknown>).createDbBench;
-  if (typeof factory !== "function") throw new Error("@hs/benchmarks-dbbench does not export createDbBench");
-  return (await factory()) as BenchmarkV1;
+  return dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
 }
 
 /** Loads tasks from `--data FILE` or from a bundled split; every bad record is an error. */
@@ -108,6 +111,10 @@ Options:
   --policy SPEC     embedded (untrained weights of --seed) or embedded:DIR (checkpoint or run directory)
   --seed S          policy seed and episode seed (default 0)
   --mode MODE       greedy (default) or sample
+  --rank1 POOL      Rank-1 inference: each task runs under the one harness the router ranks first for
+                    it (a sibling of POOL, or the base when its profile is at least as good), at the
+                    same one episode per task
+  --profiles FILE   profiles for the Rank-1 router (hs profile)
   --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
   options: {
     bench: { type: "string" },
@@ -117,6 +124,8 @@ Options:
     policy: { type: "string" },
     seed: { type: "string" },
     mode: { type: "string" },
+    rank1: { type: "string" },
+    profiles: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -133,11 +142,26 @@ Options:
     const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
+    const rankOneFile = stringOption(args, "rank1");
+    const profilesFile = stringOption(args, "profiles");
+    const pool = rankOneFile === undefined ? null : await readPool(resolve(rankOneFile));
+    const profiles = profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile));
+    const router = defaultRouter(benchmark.id);
+    const chosen: Record<string, number> = {};
     const started = Date.now();
     const result = await evaluatePolicy({
       tasks,
       benchmark,
       harness,
+      ...(pool === null
+        ? {}
+        : {
+            harnessFor: async (task: Task) => {
+              const choice = await rankOne({ router, task, pool, profiles, seed });
+              chosen[choice.harnessId] = (chosen[choice.harnessId] ?? 0) + 1;
+              return choice.config;
+            },
+          }),
       policy,
       seed,
       mode,
@@ -157,7 +181,8 @@ Options:
       trivial_value_passes: result.trajectories.filter(isTrivialPass).length,
       passes: passes.length,
       policy: `${policy.id}@${policy.version}`,
-      harness: harness.id,
+      harness: pool === null ? harness.id : "rank-1",
+      ...(pool === null ? {} : { rank1_choices: chosen }),
       wall_ms: Date.now() - started,
     };
     policy.dispose();

@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
+import { readPool } from "@hs/evolution";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import { readProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
   EmbeddedGrpoLearner,
@@ -8,6 +10,7 @@ import {
   trainGrpo,
 } from "@hs/rescue-grpo";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { createMethodRescue } from "../method-rescue.js";
 import { loadTaskSet, openBenchmark, resolveHarness } from "./eval.js";
 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
@@ -20,16 +23,25 @@ function numberOption(value: string | undefined, name: string, fallback: number)
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
 export const trainCommand: Command = {
   name: "train",
-  summary: "train the embedded policy with GRPO (grpo, dapo) under the base harness",
-  usage: `Usage: hs train --bench dbbench --method grpo|dapo --seed S --out DIR [options]
+  summary: "train the embedded policy: grpo, dapo, harness-s and the rescue ablations",
+  usage: `Usage: hs train --bench dbbench --method M --seed S --out DIR [--pool pool.json] [options]
 
 Trains the embedded policy on the training split (standard-a for dbbench) and writes DIR/config.json,
-DIR/metrics.jsonl (one line per step), DIR/checkpoints/step-N/ and DIR/final/. Evaluate with
-"hs eval --bench dbbench --policy embedded:DIR".
+DIR/metrics.jsonl (one line per step), DIR/trajectories.jsonl (every rollout), DIR/checkpoints/ and
+DIR/final/. Killed at any moment, the same command continues from the last completed step. Evaluate
+with "hs eval --bench dbbench --policy embedded:DIR".
 
 Options:
   --bench NAME           benchmark (dbbench)
-  --method M             grpo (all-fail groups give no signal) or dapo (dynamic sampling)
+  --method M             grpo (all-fail groups give no signal), dapo (dynamic sampling), harness-s
+                         (all-fail groups rescued under the router's top-k siblings), single-sibling,
+                         random-rescue or all-rescue (ablations; all need --pool)
+  --pool FILE            the frozen sibling pool (hs evolve)
+  --profiles FILE        profiles for the router (hs profile); none: the router uses validation only
+  --k K                  siblings per rescue (default 2)
+  --rescue-budget N      rollouts one rescue may spend (default 8)
+  --no-negative          do not keep one base failure in a rescued group
+  --reanchor-every N     re-anchor profiles every N steps (harness-s; default 0: never)
   --seed S               run seed: initial weights, prompt order, rollouts (default 0)
   --out DIR              run directory (required)
   --data FILE            training tasks from a file of the benchmark's format
@@ -58,6 +70,12 @@ Options:
     epochs: { type: "string" },
     kl: { type: "string" },
     hidden: { type: "string" },
+    pool: { type: "string" },
+    profiles: { type: "string" },
+    k: { type: "string" },
+    "rescue-budget": { type: "string" },
+    "no-negative": { type: "boolean" },
+    "reanchor-every": { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -88,7 +106,15 @@ Options:
       learningRate: numberOption(stringOption(args, "learning-rate"), "learning-rate", defaults.learningRate),
       epochs: integerOption(args, "epochs", defaults.epochs),
       klCoefficient: numberOption(stringOption(args, "kl"), "kl", defaults.klCoefficient),
+      rescue: {
+        k: integerOption(args, "k", defaults.rescue.k),
+        budget: integerOption(args, "rescue-budget", defaults.rescue.budget),
+        keepBaseNegative: args.values["no-negative"] !== true,
+        reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
+      },
     };
+    const poolFile = stringOption(args, "pool");
+    const profilesFile = stringOption(args, "profiles");
     const policy = await createEmbeddedPolicy({
       grammar,
       seed,
@@ -106,6 +132,16 @@ Options:
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
     );
+    const methodRescue = createMethodRescue({
+      method: config.method,
+      config,
+      benchmark,
+      policy,
+      pool: poolFile === undefined ? null : await readPool(resolve(poolFile)),
+      profiles: profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile)),
+      tasks,
+      onProgress: (message) => io.stderr(`${message}\n`),
+    });
     const summary = await trainGrpo(
       {
         benchmark,
@@ -114,6 +150,7 @@ Options:
         policy,
         learner,
         outDirectory: resolve(out),
+        ...methodRescue,
         onStep: (metrics) =>
           io.stderr(
             `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
