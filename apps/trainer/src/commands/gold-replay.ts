@@ -75,8 +75,7 @@ Options:
           if (done % 25 === 0 || done === total) io.stderr(`gold-replay: ${done}/${total}\n`);
         },
       });
-      if (args.values.json === true)
-        io.stdout(`${JSON.stringify({ passed: report.passed, total: report.total, ...report })}\n`);
+      if (args.values.json === true) io.stdout(`${JSON.stringify(report)}\n`);
       else io.stdout(formatGoldReplay(report, data ?? split ?? "standard-a"));
       return report.passed === report.total ? 0 : 1;
     } finally {

@@ -111,6 +111,8 @@ class SqliteEpisodeDatabase implements EpisodeDatabase {
 
   async execute(sql: string): Promise<StatementOutcome> {
     if (this.closed) throw new Error(`database ${this.name} is closed`);
+    const special = this.mysqlStatement(sql);
+    if (special !== undefined) return special;
     let statement: BetterSqlite3.Statement;
     try {
       statement = this.database.prepare(mysqlToSqlite(sql).sql);
@@ -147,6 +149,56 @@ class SqliteEpisodeDatabase implements EpisodeDatabase {
     } finally {
       this.state.deadline = Number.POSITIVE_INFINITY;
     }
+  }
+
+  /** SHOW TABLES, SHOW COLUMNS FROM t, DESCRIBE t: answered from the schema as MariaDB answers them. */
+  private mysqlStatement(sql: string): StatementOutcome | undefined {
+    const tablesOf = () =>
+      (
+        this.database
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .raw(true)
+          .all() as string[][]
+      ).map((row) => row[0] as string);
+    if (/^\s*SHOW\s+(FULL\s+)?TABLES\s*;?\s*$/i.test(sql)) {
+      return {
+        ok: true,
+        rows: tablesOf().map((name) => [{ kind: "str", value: name }]),
+        columns: [`Tables_in_${this.name}`],
+        affectedRows: 0,
+      };
+    }
+    const describe =
+      /^\s*(?:DESCRIBE|DESC|EXPLAIN|SHOW\s+(?:FULL\s+)?(?:COLUMNS|FIELDS)\s+(?:FROM|IN))\s+(`(?:[^`]|``)+`|[^\s;`]+)\s*;?\s*$/i.exec(
+        sql,
+      );
+    if (!describe) return undefined;
+    const raw = describe[1] as string;
+    const name = raw.startsWith("`") ? raw.slice(1, -1).replaceAll("``", "`") : raw;
+    const table = tablesOf().find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+    if (table === undefined)
+      return {
+        ok: false,
+        reason: "sql-error",
+        message: `1146 (42S02): Table '${this.name}.${name}' doesn't exist`,
+      };
+    const columns = this.database
+      .prepare(`SELECT name FROM pragma_table_info(?)`)
+      .raw(true)
+      .all(table) as string[][];
+    return {
+      ok: true,
+      rows: columns.map((column) => [
+        { kind: "str", value: column[0] as string },
+        { kind: "str", value: "text" },
+        { kind: "str", value: "YES" },
+        { kind: "str", value: "" },
+        { kind: "none" },
+        { kind: "str", value: "" },
+      ]),
+      columns: ["Field", "Type", "Null", "Key", "Default", "Extra"],
+      affectedRows: 0,
+    };
   }
 
   async tableHash(tables: readonly TableSpec[]): Promise<string | null> {

@@ -187,10 +187,10 @@ export async function goldReplay(options: GoldReplayOptions): Promise<GoldReplay
     }
   }
   return {
-    engine: await benchmark.engine.describe(),
-    protocol,
     passed,
     total: loaded.tasks.length,
+    engine: await benchmark.engine.describe(),
+    protocol,
     perType,
     failures,
     datasetSql,

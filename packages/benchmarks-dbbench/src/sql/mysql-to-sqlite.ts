@@ -120,6 +120,21 @@ const keywords = new Set([
   "CHECK",
 ]);
 
+/** Words MySQL 8 and MariaDB both reserve: a bare one used as a name is a syntax error there. */
+const mysqlReservedWords = new Set(
+  (
+    "ACCESSIBLE ANALYZE BEFORE BOTH CALL CASCADE CHANGE CONDITION CONTINUE CURRENT_USER CURSOR DATABASES DAY_HOUR " +
+    "DAY_MICROSECOND DAY_MINUTE DAY_SECOND DECLARE DELAYED DESCRIBE DETERMINISTIC DUAL EACH ELSEIF ENCLOSED ESCAPED EXIT " +
+    "EXPLAIN FETCH FOR FORCE FULLTEXT GRANT HOUR_MICROSECOND HOUR_MINUTE HOUR_SECOND INFILE INOUT INSENSITIVE INTERVAL " +
+    "ITERATE KEYS KILL LEADING LEAVE LIMIT LINEAR LINES LOAD LOCALTIME LOCALTIMESTAMP LOCK LOOP MASTER_SSL_VERIFY_SERVER_CERT " +
+    "MATCH MINUTE_MICROSECOND MINUTE_SECOND MODIFIES NO_WRITE_TO_BINLOG OPTIMIZE OPTION OPTIONALLY OUT OUTFILE PROCEDURE " +
+    "PURGE RANGE READ READS READ_WRITE RELEASE REPEAT REQUIRE RESIGNAL RESTRICT RETURN REVOKE SCHEMAS SECOND_MICROSECOND " +
+    "SENSITIVE SEPARATOR SHOW SIGNAL SPATIAL SPECIFIC SQL SQLEXCEPTION SQLSTATE SQLWARNING SQL_BIG_RESULT " +
+    "SQL_CALC_FOUND_ROWS SQL_SMALL_RESULT SSL STARTING TERMINATED TRAILING TRIGGER UNDO UNLOCK USAGE USE UTC_DATE UTC_TIME " +
+    "UTC_TIMESTAMP WHILE WRITE YEAR_MONTH ZEROFILL"
+  ).split(" "),
+);
+
 /** MySQL function names (when called) and the SQLite/registered functions that implement them. */
 const functionNames: Record<string, string> = {
   IF: "hs_if",
@@ -408,6 +423,9 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
           items.push({ text: upper, role: "word", keyword: upper });
           continue;
         }
+        if (mysqlReservedWords.has(upper) && next?.kind !== "group") {
+          throw new SqlSyntaxError(`reserved word ${token.text} used as a name`, `${token.text}`);
+        }
         items.push({ text: quoteIdentifier(token.text), role: "operand", name: token.text });
         if (cteMode && cteName === undefined) cteName = token.text;
         continue;
@@ -593,6 +611,9 @@ function wrapTableReferences(items: Item[], context: RenderContext): Item[] {
       continue;
     }
     const table = items[index + 1];
+    if (table?.role === "operand" && table.text.startsWith("'")) {
+      throw new SqlSyntaxError("a string literal is not a table name", table.text);
+    }
     if (table?.role !== "operand" || table.name === undefined || context.noWrap.has(table.name.toLowerCase()))
       continue;
     const after = items[index + 2];
