@@ -20,17 +20,21 @@ export async function openBenchmark(name: string): Promise<BenchmarkV1> {
   return dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
 }
 
-/** Loads tasks from `--data FILE` or from a bundled split; every bad record is an error. */
+/**
+ * Loads tasks from `--data FILE` or from a bundled split. Bad records are reported through `warn`
+ * (file, line, field) and skipped; the others load. No task at all is an error.
+ */
 export async function loadTaskSet(
   benchmark: BenchmarkV1,
   data: string | undefined,
   split: string,
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Task[]> {
   const { tasks, problems } =
     data === undefined
       ? await benchmark.loadTasks({ split })
       : await benchmark.loadTasks({ path: resolve(data) });
-  if (problems.length > 0) throw problems[0];
+  for (const problem of problems) warn(`skipped a record: ${problem.message}`);
   if (tasks.length === 0) throw new UsageError(`no tasks in ${data ?? `split ${split}`}`);
   return tasks;
 }
