@@ -4,7 +4,8 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const cli = fileURLToPath(new URL("./cli.js", import.meta.url));
+// From src/ (tests) and from dist/ alike, the built CLI.
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 /** One `hs` invocation run as a child process. */
 export interface CliJob {

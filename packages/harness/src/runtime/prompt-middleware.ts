@@ -17,7 +17,8 @@ export function describeTools(tools: readonly ToolSpec[]): string {
 
 /**
  * The prompt-and-hints middleware (section `prompt`): renders the system message, the few-shot
- * examples and the task message. These are the pinned messages of the episode.
+ * examples and the task message (an empty system message is left out, as AgentBench v0.2 sends
+ * none). These are the pinned messages of the episode.
  */
 export function renderInitialMessages(
   prompt: HarnessConfig["prompt"],
@@ -33,8 +34,9 @@ export function renderInitialMessages(
   };
   const system = fillTemplate(prompt.system, values, "prompt.system");
   const taskText = fillTemplate(prompt.taskTemplate, values, "prompt.taskTemplate");
+  const systemText = prompt.hintPlacement === "system" ? `${system}${hints}` : system;
   return [
-    { role: "system", content: prompt.hintPlacement === "system" ? `${system}${hints}` : system },
+    ...(systemText === "" ? [] : [{ role: "system" as const, content: systemText }]),
     ...prompt.examples.map((example) => ({ role: example.role, content: example.content })),
     { role: "user", content: prompt.hintPlacement === "task" ? `${taskText}${hints}` : taskText },
   ];

@@ -130,6 +130,19 @@ describe("runEpisode", () => {
     expect(second.views[0]?.messages.at(-1)?.content).not.toContain("Capitals");
   });
 
+  it("leaves out an empty system message", async () => {
+    const config = harness((draft) => {
+      draft.prompt.system = "";
+      draft.prompt.examples = [
+        { role: "user", content: "Rules: answer with actions." },
+        { role: "assistant", content: "Ok." },
+      ];
+    });
+    const policy = createScriptedPolicy(["answer: Paris"]);
+    await runEpisode({ task: france, benchmark, harness: config, policy, seed: 1 });
+    expect(policy.views[0]?.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  });
+
   it("keeps only the last turns, pinning the task when asked", async () => {
     const pinned = harness((draft) => {
       draft.context.keepLastTurns = 1;

@@ -1,0 +1,63 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCliJobs } from "../run-jobs.js";
+import { quickstartPlan } from "./quickstart.js";
+
+describe("quickstartPlan", () => {
+  const settings = {
+    out: "/x",
+    seeds: [1, 2],
+    methods: ["grpo", "dapo", "harness-s"],
+    budget: 500,
+    workers: 2,
+    evolveTasks: 40,
+  };
+
+  it("trains every method and seed at the same rollout budget, rescue methods with the pool", () => {
+    const plan = quickstartPlan(settings);
+    expect(plan.train.map((job) => job.name)).toEqual([
+      "train grpo seed 1",
+      "train grpo seed 2",
+      "train dapo seed 1",
+      "train dapo seed 2",
+      "train harness-s seed 1",
+      "train harness-s seed 2",
+    ]);
+    for (const job of plan.train) {
+      expect(job.args[job.args.indexOf("--budget") + 1]).toBe("500");
+      expect(job.args.includes("--pool")).toBe(job.name.startsWith("train harness-s"));
+    }
+    expect(plan.evaluate.every((job) => job.args.includes("base"))).toBe(true);
+    expect(plan.rankOne.map((job) => job.args[job.args.indexOf("--rank1") + 1])).toEqual([
+      "/x/pool.json",
+      "/x/pool.json",
+    ]);
+    expect(quickstartPlan({ ...settings, methods: ["grpo"] }).rankOne).toEqual([]);
+  });
+});
+
+describe("runCliJobs", () => {
+  it("runs hs commands as child processes with bounded concurrency and keeps their logs", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "hs-jobs-"));
+    const jobs = ["report", "train", "eval"].map((name) => ({
+      name,
+      args: [name, "--help"],
+      log: join(directory, `${name}.log`),
+    }));
+    const order: string[] = [];
+    const results = await runCliJobs(jobs, 2, (result) => order.push(result.job.name));
+    expect(results.map((result) => result.stdout.split("\n")[0])).toEqual([
+      "Usage: hs report DIR... --out REPORT [--json]",
+      expect.stringMatching(/^Usage: hs train/),
+      expect.stringMatching(/^Usage: hs eval/),
+    ]);
+    expect(order.sort()).toEqual(["eval", "report", "train"]);
+    expect(await readFile(join(directory, "train.log"), "utf8")).toContain("$ hs train --help");
+    const failing = [{ name: "bad", args: ["train", "--method", "nope"], log: join(directory, "bad.log") }];
+    await expect(runCliJobs(failing, 1, () => {})).rejects.toThrow(
+      /bad failed \(exit code 2\); see .*bad\.log/,
+    );
+  }, 60_000);
+});
