@@ -71,7 +71,8 @@ export class DecisionNetwork {
       if (layer === 0) add("decision.embedding", uniform([config.decisionBuckets, size], 0.1));
       inputSize = size;
     });
-    add("output.kernel", uniform([inputSize, 1], Math.sqrt(6 / (inputSize + 1))));
+    // the MLP's output starts at zero, so the untrained policy scores exactly by the linear term (the prior)
+    add("output.kernel", tf.zeros([inputSize, 1]));
     const prior = config.prior;
     if (prior !== undefined && prior.length !== config.featureCount) {
       throw new Error(`the prior has ${prior.length} weights for ${config.featureCount} features`);

@@ -6,7 +6,15 @@ import type {
   PolicyView,
   ToolCall,
 } from "@hs/harness";
-import { type FeatureName, featureNames, featureVector, priorVector } from "./features.js";
+import { type FeatureName, featureNames, featureVector, featureVectorOver, priorVector } from "./features.js";
+import {
+  contentWords,
+  headerKind,
+  nearness,
+  type QuestionStructure,
+  questionStructure,
+  valueShape,
+} from "./question-structure.js";
 import { type ReadView, readView } from "./read-view.js";
 import { isStopWord, questionValues, tokenize, type ValueCandidate } from "./value-candidates.js";
 
@@ -30,12 +38,20 @@ interface ViewContext {
   read: ReadView;
   values: ValueCandidate[];
   questionTokens: string[];
+  structure: QuestionStructure;
+  /** Lower-cased SQL of earlier queries that returned nothing or failed. */
+  failedSql: string[];
   context: Partial<Record<FeatureName, number>>;
+  /** `context` as a full feature vector (the start of every option's vector). */
+  contextVector: number[];
 }
 
 const cuePatterns: [FeatureName, RegExp][] = [
-  ["cue-insert", /\b(insert|add|added|record|register|enter|new (entry|record|row))\b/i],
-  ["cue-update", /\b(update|updated|change|changed|set|modify|correct|alter|replace)\b/i],
+  [
+    "cue-insert",
+    /\b(insert\w*|add|added|adding|record|recorded|register\w*|enter|entered|new (entry|record|row))\b/i,
+  ],
+  ["cue-update", /\b(update\w*|change\w*|set|modif\w*|correct\w*|alter\w*|replace\w*)\b/i],
   ["cue-count", /\b(how many|number of|count)\b/i],
   ["cue-average", /\b(average|mean)\b/i],
   ["cue-sum", /\b(total|sum|combined|altogether|in all)\b/i],
@@ -75,11 +91,17 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     /^(what|which|who|how|when|where|is|are|did|does)\b/i.test(read.instruction)
       ? 1
       : 0;
+  const values = questionValues(read.instruction, maxSpan);
   const result: ViewContext = {
     read,
-    values: questionValues(read.instruction, maxSpan),
+    values,
     questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
+    structure: questionStructure(read, values),
+    failedSql: read.actions
+      .filter((action) => action.sql !== null && (action.isError || action.rows?.length === 0))
+      .map((action) => (action.sql ?? "").toLowerCase()),
     context,
+    contextVector: featureVector(context),
   };
   contextCache.set(view, result);
   return result;
@@ -90,6 +112,10 @@ function words(text: string): string[] {
 }
 
 const numberPattern = /^-?\d[\d,]*(\.\d+)?%?$/;
+
+function columnCells0(read: ReadView, column: string | null): Set<string> | undefined {
+  return column === null ? undefined : read.cellsByColumn.get(column);
+}
 
 function isNumber(text: string): boolean {
   return numberPattern.test(text.trim());
@@ -162,7 +188,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     context: ViewContext,
   ): DecisionOption => ({
     label,
-    features: featureVector({ ...context.context, ...values }),
+    features: featureVectorOver(context.contextVector, values),
   });
 
   const categorical = (
@@ -190,6 +216,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
   ): Decision => {
     const { read, values, questionTokens } = context;
     const question = read.instruction.toLowerCase();
+    const conditionRole = /^(condition-column|set-column|where-column)/.test(name);
     const optionsList: DecisionOption[] = read.headers.map((header, index) => {
       const headerWords = words(header);
       const overlap =
@@ -209,10 +236,35 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       for (const [questionCue, headerCue] of columnCues) {
         if (questionCue.test(read.instruction) && headerCue.test(header)) cue = 1;
       }
+      const { structure } = context;
+      const mentions = structure.mentions.get(header) ?? [];
+      let nearValue = 0;
+      for (const value of values) {
+        if (value.start < 0 || value.source === "list" || (structure.maximal.get(value.text) ?? 0) === 0)
+          continue;
+        if (contentWords(value.text).some((word) => contentWords(header).includes(word))) continue;
+        const near = nearness(structure, header, value.text);
+        nearValue = Math.max(nearValue, near.after, near.before * 0.8);
+      }
+      const afterWh = mentions.some(
+        (mention) =>
+          (structure.whIndex >= 0 &&
+            mention.start > structure.whIndex &&
+            mention.start - structure.whIndex <= 4) ||
+          mention.start <= 2,
+      )
+        ? 1
+        : 0;
+      const quoted = quoteIdentifier(header).toLowerCase();
+      const failed = context.failedSql.some((sql) => {
+        const where = sql.indexOf(" where ");
+        return where >= 0 && sql.slice(where).includes(quoted);
+      })
+        ? 1
+        : 0;
       return option(
         `column:${header}`,
         {
-          "column-overlap": overlap,
           "column-exact": header.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
           "column-position": read.headers.length <= 1 ? 0 : index / (read.headers.length - 1),
           "column-first": index === 0 ? 1 : 0,
@@ -222,6 +274,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "column-seen": cells === undefined ? 0 : 1,
           "column-cue": cue,
           "is-column": 1,
+          "column-overlap": mentions.length > 0 ? Math.max(overlap, 0.5) : overlap,
+          "column-near-value": conditionRole ? nearValue : 0,
+          "column-after-wh": name === "select-column" ? afterWh : 0,
+          "column-failed": failed,
+          "column-key": index === 0 && headerKind(header) <= 0 ? 1 : 0,
         },
         context,
       );
@@ -238,8 +295,26 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     column: string | null,
     used: readonly string[],
     mode: "scalar" | "list" | "with-cells",
+    previous?: string | null,
   ): Decision => {
-    const { read, values, questionTokens } = context;
+    const { read, values, questionTokens, structure } = context;
+    const columnKind = column === null ? 0 : headerKind(column);
+    const usedLower = new Set(used.map((text) => text.toLowerCase()));
+    const cellList = [...(columnCells0(read, column) ?? [])];
+    const numericShare = cellList.length < 3 ? -1 : cellList.filter(isNumber).length / cellList.length;
+    const shapes = new Set(cellList.map(valueShape));
+    const otherHeaderWords = new Set(
+      read.headers.filter((header) => header !== column).flatMap((header) => contentWords(header)),
+    );
+    const previousEnd =
+      previous === undefined
+        ? undefined
+        : previous === null
+          ? -1
+          : (structure.candidateEnd.get(previous) ?? -1);
+    const phraseStarts = values
+      .filter((value) => value.start >= 0 && (structure.maximal.get(value.text) ?? 0) === 1)
+      .map((value) => value.start);
     const columnCells = column === null ? undefined : read.cellsByColumn.get(column);
     const columnLower = new Set([...(columnCells ?? [])].map((cell) => cell.toLowerCase()));
     const anyLower = new Set([...read.allCells].map((cell) => cell.toLowerCase()));
@@ -261,7 +336,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         for (const cell of cells) {
           if (count >= maxCells) break;
           if (present.has(cell) || cell.length === 0 || cell.length > 120) continue;
-          pool = [...pool, { text: cell, length: 0, start: -1, source: "cell" }];
+          pool.push({ text: cell, length: 0, start: -1, source: "cell" });
           present.add(cell);
           count++;
         }
@@ -284,6 +359,31 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             ? 1
             : 0;
         const proper = value.text.split(/\s+/).every((word) => /^[\p{Lu}\p{N}]/u.test(word)) ? 1 : 0;
+        const near = column === null ? { after: 0, before: 0 } : nearness(structure, column, value.text);
+        const numeric = isNumber(value.text);
+        let typeFit = 0;
+        if (numericShare >= 0) {
+          if (numericShare > 0.7) typeFit = numeric ? 1 : -1;
+          else if (numericShare < 0.3) typeFit = numeric ? -1 : 1;
+        } else if (columnKind === 1) typeFit = numeric ? 1 : -0.5;
+        else if (columnKind === -1) typeFit = numeric ? -1 : 0.5;
+        let inOrder = 0;
+        let nextInOrder = 0;
+        if (previousEnd !== undefined && value.start >= 0) {
+          inOrder = value.start > previousEnd ? 1 : 0;
+          if (inOrder === 1) {
+            const between = phraseStarts.filter((start) => start > previousEnd && start < value.start).length;
+            nextInOrder = 1 / (1 + between);
+          }
+        }
+        const valueContent = contentWords(value.text);
+        const quotedValue = quoteString(value.text).toLowerCase();
+        const likeValue = quoteString(`%${value.text}%`).toLowerCase();
+        const failed =
+          value.text.length > 0 &&
+          context.failedSql.some((sql) => sql.includes(quotedValue) || sql.includes(likeValue))
+            ? 1
+            : 0;
         return option(
           `value:${value.text}`,
           {
@@ -298,10 +398,27 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             "value-case-variant":
               value.source === "case-variant" ? 1 : value.source === "number-form" ? 0.5 : 0,
             "value-position": value.start < 0 ? 0 : value.start / total,
-            "value-used": used.includes(value.text) ? 1 : 0,
+            "value-used": usedLower.has(lower) ? 1 : 0,
             "value-proper": proper,
             "is-value": 1,
             "value-list": value.source === "list" ? 1 : 0,
+            "value-maximal": structure.maximal.get(value.text) ?? 0,
+            "value-bounded": structure.bounded.get(value.text) ?? 0,
+            "value-near-column": near.after,
+            "value-before-column": near.before,
+            "value-in-order": inOrder,
+            "value-next-in-order": nextInOrder,
+            "value-overlaps-table":
+              valueContent.length === 0
+                ? 0
+                : valueContent.filter((word) => structure.tableWords.has(word)).length / valueContent.length,
+            "value-type-fit": typeFit,
+            "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
+            "value-failed": failed,
+            "value-mentions-other-column":
+              valueContent.length === 0
+                ? 0
+                : valueContent.filter((word) => otherHeaderWords.has(word)).length / valueContent.length,
           },
           context,
         );
@@ -488,7 +605,17 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const insertValues: string[] = [];
       for (const header of read.headers) {
         const label = walk.take();
-        if (label === null) return ask(valueOptions("insert-value", context, header, insertValues, "scalar"));
+        if (label === null)
+          return ask(
+            valueOptions(
+              "insert-value",
+              context,
+              header,
+              insertValues,
+              "scalar",
+              insertValues.at(-1) ?? null,
+            ),
+          );
         insertValues.push(labelValue(label));
       }
       const columns = read.headers.map(quoteIdentifier).join(", ");
@@ -509,7 +636,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           const decision = columnOptions("set-column", context, setColumns);
           const options = decision.options.filter((entry) => remaining.includes(labelValue(entry.label)));
           if (setColumns.length > 0) {
-            options.push(option("column:(where)", { "category-0": 1, "option-fit": 0.5 }, context));
+            options.push(option("column:(where)", { "category-0": 1, "option-fit": 1 }, context));
           }
           return ask({ name: setColumns.length === 0 ? "set-column-first" : "set-column", options });
         }

@@ -37,6 +37,10 @@ export const featureNames = [
   "column-seen",
   "column-cue",
   "is-column",
+  "column-near-value",
+  "column-after-wh",
+  "column-failed",
+  "column-key",
   // value options
   "value-length",
   "value-quoted",
@@ -52,6 +56,17 @@ export const featureNames = [
   "value-proper",
   "is-value",
   "value-list",
+  "value-maximal",
+  "value-bounded",
+  "value-near-column",
+  "value-before-column",
+  "value-in-order",
+  "value-next-in-order",
+  "value-overlaps-table",
+  "value-type-fit",
+  "value-shape-seen",
+  "value-failed",
+  "value-mentions-other-column",
   // result options (answers)
   "result-recency",
   "result-rows",
@@ -65,7 +80,23 @@ export const featureNames = [
 /** A feature name. */
 export type FeatureName = (typeof featureNames)[number];
 
-const featureIndex = new Map<string, number>(featureNames.map((name, index) => [name, index]));
+/** Position of each feature in the vector. */
+export const featureIndex = new Map<string, number>(featureNames.map((name, index) => [name, index]));
+
+/** `base` (a full vector) with the named values written over it; the bias stays 1. */
+export function featureVectorOver(
+  base: readonly number[],
+  values: Partial<Record<FeatureName, number>>,
+): number[] {
+  const vector = base.slice();
+  for (const name in values) {
+    const index = featureIndex.get(name);
+    const value = values[name as FeatureName];
+    if (index !== undefined && value !== undefined) vector[index] = value;
+  }
+  vector[featureNames.length - 1] = 1;
+  return vector;
+}
 
 /** Builds a feature vector from named values (the rest are 0). */
 export function featureVector(values: Partial<Record<FeatureName, number>>): number[] {
@@ -88,19 +119,32 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "option-fit": 3,
   "column-overlap": 2,
   "column-exact": 1.5,
-  "column-used": -2,
-  "column-value-seen": 1,
+  "column-used": -2.5,
+  "column-value-seen": 1.5,
   "column-cue": 1,
-  "value-after-header": 2,
+  "column-near-value": 2.5,
+  "column-after-wh": 1.5,
+  "column-failed": -0.5,
+  "value-near-column": 3,
+  "value-before-column": 1.5,
+  "value-maximal": 2.5,
+  "value-bounded": 1,
   "value-in-column-cells": 2.5,
   "value-in-any-cells": 0.5,
-  "value-overlaps-header": -2,
-  "value-case-variant": -0.5,
-  "value-used": -2,
-  "value-length": -0.3,
-  "value-quoted": 1,
+  "value-shape-seen": 0.5,
+  "value-type-fit": 1,
+  "value-overlaps-header": -1,
+  "value-mentions-other-column": -2,
+  "value-overlaps-table": -2,
+  "value-in-order": 1,
+  "value-next-in-order": 2,
+  "value-case-variant": -2,
+  "value-used": -2.5,
+  "value-failed": -2,
+  "value-length": -2.5,
+  "value-quoted": 1.5,
   "value-from-cell": -1,
-  "value-proper": 0.5,
+  "value-proper": 1.5,
   "result-recency": 2,
   "result-aggregate": 0.5,
 };

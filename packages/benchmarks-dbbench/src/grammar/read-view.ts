@@ -73,8 +73,14 @@ function cellText(value: PythonValue): string {
 export function parseResultRows(text: string): string[][] | null {
   const trimmed = text.trim();
   if (!trimmed.startsWith("[")) return null;
-  const value = pythonEval(trimmed);
-  if (value === undefined) return null;
+  let value = pythonEval(trimmed);
+  if (value === undefined) {
+    // a reply cut by the harness (e.g. v0.2's 800 characters + "[TRUNCATED]"): keep the whole rows before the cut
+    const lastRow = trimmed.lastIndexOf("), (");
+    if (lastRow < 0) return null;
+    value = pythonEval(`${trimmed.slice(0, lastRow + 1)}]`);
+    if (value === undefined) return null;
+  }
   const rows = pythonList(value);
   if (rows === undefined) return null;
   return rows.map((row) =>

@@ -8,6 +8,8 @@ export interface ValueCandidate {
   start: number;
   /** How it was formed. */
   source: "span" | "quoted" | "number-form" | "ordinal" | "case-variant" | "cell" | "list";
+  /** Every place the text occurs in the question (token start and length), first one first. */
+  occurrences?: { start: number; length: number }[];
   /** For `list` candidates (the IN operator): the items. */
   items?: string[];
 }
@@ -26,7 +28,8 @@ export function isStopWord(word: string): boolean {
 /** Tokens of a question: words (with inner apostrophes, hyphens, dots), numbers with commas, symbols. */
 export function tokenize(text: string): { text: string; start: number; end: number }[] {
   const tokens: { text: string; start: number; end: number }[] = [];
-  const pattern = /\d+(?:,\d{3})*(?:\.\d+)?%?|[\p{L}\p{N}]+(?:['’.\-–/&][\p{L}\p{N}]+)*\.?|[^\s\p{L}\p{N}]/gu;
+  const pattern =
+    /\d+(?:[,.:]\d+)*(?:[-–/x×]\d+(?:[,.:]\d+)*)*%?|[\p{L}\p{N}]+(?:['’.\-–/&][\p{L}\p{N}]+)*\.?|[^\s\p{L}\p{N}]/gu;
   for (const match of text.matchAll(pattern)) {
     let token = match[0];
     // a trailing dot belongs to the word only for abbreviations such as "Jr." or "No."
@@ -36,6 +39,9 @@ export function tokenize(text: string): { text: string; start: number; end: numb
       !/^(?:[A-Z][a-z]?|jr|sr|st|no|vs|mr|mrs|dr)\.$/i.test(token)
     ) {
       token = token.slice(0, -1);
+      tokens.push({ text: token, start: match.index, end: match.index + token.length });
+      tokens.push({ text: ".", start: match.index + token.length, end: match.index + token.length + 1 });
+      continue;
     }
     tokens.push({ text: token, start: match.index, end: match.index + token.length });
   }
@@ -59,7 +65,7 @@ const ordinalWords: Record<string, string> = {
 export function numberForms(text: string): string[] {
   const forms: string[] = [];
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) forms.push(text.replaceAll(",", ""));
-  if (/^\d{4,}(\.\d+)?$/.test(text)) {
+  if (/^\d{4,}(\.\d+)?$/.test(text) && !/^(1[0-9]|20)\d\d$/.test(text)) {
     const [whole = "", fraction] = text.split(".");
     const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     forms.push(fraction === undefined ? grouped : `${grouped}.${fraction}`);
@@ -88,13 +94,34 @@ export function questionValues(question: string, maxSpan = 12): ValueCandidate[]
   const tokens = tokenize(question);
   const seen = new Map<string, ValueCandidate>();
   const add = (candidate: ValueCandidate) => {
-    if (candidate.text.length === 0 || seen.has(candidate.text)) return;
-    seen.set(candidate.text, candidate);
+    if (candidate.text.length === 0) return;
+    const known = seen.get(candidate.text);
+    if (known !== undefined) {
+      if (candidate.start >= 0 && candidate.source !== "list") {
+        known.occurrences ??= [];
+        if (!known.occurrences.some((entry) => entry.start === candidate.start))
+          known.occurrences.push({ start: candidate.start, length: candidate.length });
+      }
+      return;
+    }
+    seen.set(
+      candidate.text,
+      candidate.start >= 0 && candidate.source !== "list"
+        ? { ...candidate, occurrences: [{ start: candidate.start, length: candidate.length }] }
+        : candidate,
+    );
   };
-  for (const quoted of question.matchAll(/["“'‘]([^"”'’]{1,80})["”'’]/g)) {
-    const inner = quoted[1]?.trim() ?? "";
-    if (inner.length > 0 && !/^(s|t|re|ve|ll|d)\b/.test(inner))
-      add({ text: inner, length: 0, start: -1, source: "quoted" });
+  for (const quoted of question.matchAll(
+    /(?<=^|[\s([,:=])["“'‘]([^"”'’\n]{1,80}?)["”'’](?=$|[\s),.;:!?\]])/g,
+  )) {
+    const inner = quoted[1] ?? "";
+    if (inner.trim() === inner && inner.length > 0 && !/^[,;:]|[,;:]$/.test(inner)) {
+      const innerStart = (quoted.index ?? 0) + 1;
+      const innerEnd = innerStart + (quoted[1]?.length ?? 0);
+      const first = tokens.findIndex((token) => token.start >= innerStart);
+      const inside = tokens.filter((token) => token.start >= innerStart && token.end <= innerEnd).length;
+      add({ text: inner, length: Math.max(1, inside), start: first, source: "quoted" });
+    }
   }
   const isWordToken = (text: string) => /[\p{L}\p{N}]/u.test(text);
   for (let start = 0; start < tokens.length; start++) {
@@ -103,6 +130,8 @@ export function questionValues(question: string, maxSpan = 12): ValueCandidate[]
     for (let length = 1; length <= maxSpan && start + length <= tokens.length; length++) {
       const last = tokens[start + length - 1];
       if (last === undefined) break;
+      // a phrase does not cross quotes, brackets or sentence punctuation
+      if (/^["“”'‘’()[\]{};:.?!_]$/.test(last.text)) break;
       if (!isWordToken(last.text)) continue;
       if (length > 1 && (isStopWord(first.text) || isStopWord(last.text))) continue;
       if (length === 1 && isStopWord(first.text) && !/^\d/.test(first.text)) continue;
@@ -111,7 +140,7 @@ export function questionValues(question: string, maxSpan = 12): ValueCandidate[]
       if (length === 1) {
         for (const form of numberForms(text)) add({ text: form, length, start, source: "number-form" });
       }
-      if (length <= 4) {
+      if (length <= 2) {
         for (const variant of [text.toLowerCase(), titleCase(text), text.toUpperCase()]) {
           if (variant !== text) add({ text: variant, length, start, source: "case-variant" });
         }
