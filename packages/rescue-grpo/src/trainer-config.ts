@@ -86,7 +86,7 @@ export function defaultTrainerConfig(method: SamplingMethod, seed: number): Trai
     clip: method === "dapo" ? { low: 0.2, high: 0.28 } : { low: 0.2, high: 0.2 },
     klCoefficient: 0,
     aggregation: method === "dapo" ? "token-mean" : "seq-mean-token-mean",
-    learningRate: 0.15,
+    learningRate: 0.05,
     epochs: 2,
     maxGradNorm: 1,
     checkpointEvery: 10,
