@@ -236,16 +236,28 @@ Options:
     const rollouts: Record<string, number[]> = {};
     const checkpoints: Record<string, string[]> = {};
     for (const method of settings.methods) {
-      for (const seed of settings.seeds) {
-        const job = plan.evaluate.find((entry) => entry.name === `eval ${method} seed ${seed}`) as CliJob;
-        const result = await read(job);
-        (heldout[method] ??= []).push(Number(result.success));
-        (overall[method] ??= []).push(Number(result.overall_cat_accuracy));
-        (signal[method] ??= []).push(await signalShareFirstQuarter(plan.run(method, seed), settings.budget));
-        const { records } = await readJsonl(join(plan.run(method, seed), "metrics.jsonl"), stepMetricsSchema);
-        (rollouts[method] ??= []).push(records.at(-1)?.rolloutsTotal ?? 0);
-        (checkpoints[method] ??= []).push(join(plan.run(method, seed), "final"));
-      }
+      const perSeed = await Promise.all(
+        settings.seeds.map(async (seed) => {
+          const job = plan.evaluate.find((entry) => entry.name === `eval ${method} seed ${seed}`) as CliJob;
+          const result = await read(job);
+          const { records } = await readJsonl(
+            join(plan.run(method, seed), "metrics.jsonl"),
+            stepMetricsSchema,
+          );
+          return {
+            success: Number(result.success),
+            overall: Number(result.overall_cat_accuracy),
+            signal: await signalShareFirstQuarter(plan.run(method, seed), settings.budget),
+            rollouts: records.at(-1)?.rolloutsTotal ?? 0,
+            checkpoint: join(plan.run(method, seed), "final"),
+          };
+        }),
+      );
+      heldout[method] = perSeed.map((entry) => entry.success);
+      overall[method] = perSeed.map((entry) => entry.overall);
+      signal[method] = perSeed.map((entry) => entry.signal);
+      rollouts[method] = perSeed.map((entry) => entry.rollouts);
+      checkpoints[method] = perSeed.map((entry) => entry.checkpoint);
     }
     const rank1 =
       plan.rankOne.length === 0

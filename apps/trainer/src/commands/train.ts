@@ -50,7 +50,7 @@ Options:
   --budget N             total rollouts (default 3072)
   --group-size G         rollouts per prompt (default 8)
   --prompts-per-step P   groups per update (default 8)
-  --learning-rate X      Adam learning rate (default 0.01)
+  --learning-rate X      Adam learning rate (default 0.05)
   --epochs E             gradient steps per batch (default 2)
   --kl X                 k3 KL coefficient to the initial policy (default 0)
   --hidden H             hidden units of the scoring network (default 32)
