@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs (when missing) and starts a private MariaDB server for the tests, without systemd.
 # Usage: scripts/mariadb.sh start|stop|url
-# Data lives in .hs-services/mariadb (git-ignored); the server listens on 127.0.0.1:${HS_MYSQL_PORT:-3307}.
+# Data lives in .hs-services/mariadb (git-ignored); the server listens on 127.0.0.1, port HS_MYSQL_PORT or
+# the first free port from 3307 (kept in .hs-services/mariadb/port).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir="$root/.hs-services/mariadb"
-port="${HS_MYSQL_PORT:-3307}"
 socket="$dir/server.sock"
-url="mysql://hs:hs@127.0.0.1:$port"
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+if [ -n "${HS_MYSQL_PORT:-}" ]; then port="$HS_MYSQL_PORT"
+elif [ -f "$dir/port" ]; then port=$(cat "$dir/port")
+else port=3307; fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 
@@ -20,10 +23,13 @@ ensure_installed() {
 running() { [ -S "$socket" ] && mariadb-admin --no-defaults --socket="$socket" -uroot ping >/dev/null 2>&1; }
 
 start() {
-  if running; then echo "$url"; return 0; fi
+  if running; then echo "mysql://hs:hs@127.0.0.1:$port"; return 0; fi
+  # Another server (e.g. a second checkout's) may hold the port: take the next free one.
+  if [ -z "${HS_MYSQL_PORT:-}" ]; then while port_in_use "$port"; do port=$((port + 1)); done; fi
   ensure_installed || { echo "mariadb: could not install mariadb-server" >&2; return 1; }
   export PATH="$PATH:/usr/sbin"
   mkdir -p "$dir"
+  echo "$port" >"$dir/port"
   if [ ! -d "$dir/data/mysql" ]; then
     mariadb-install-db --no-defaults --datadir="$dir/data" --user=root \
       --auth-root-authentication-method=normal --skip-test-db >"$dir/install.log" 2>&1 \
@@ -37,7 +43,7 @@ start() {
   running || { echo "mariadb: server did not start; log follows" >&2; tail -n 30 "$dir/server.log" >&2; return 1; }
   mariadb --no-defaults --socket="$socket" -uroot -e \
     "CREATE USER IF NOT EXISTS 'hs'@'%' IDENTIFIED BY 'hs'; GRANT ALL ON *.* TO 'hs'@'%'; SET GLOBAL group_concat_max_len = 1024; FLUSH PRIVILEGES;"
-  echo "$url"
+  echo "mysql://hs:hs@127.0.0.1:$port"
 }
 
 stop() {
@@ -47,6 +53,6 @@ stop() {
 case "${1:-start}" in
   start) start ;;
   stop) stop ;;
-  url) echo "$url" ;;
+  url) echo "mysql://hs:hs@127.0.0.1:$port" ;;
   *) echo "usage: $0 start|stop|url" >&2; exit 2 ;;
 esac
