@@ -142,6 +142,18 @@ export class DecisionNetwork {
     return tf.logSoftmax(padded as tf.Tensor2D, 1);
   }
 
+  /**
+   * Log-probabilities of the options of one decision, shape `[options]`: the same values as row 0 of
+   * `logSoftmax` for that decision alone, without the padding gather (fewer kernels per sampled decision).
+   */
+  singleLogSoftmax(rows: DecisionRows): tf.Tensor1D {
+    if (rows.optionCounts.length !== 1) throw new Error("singleLogSoftmax takes exactly one decision");
+    const scores = this.scores(rows);
+    return tf
+      .logSoftmax(scores.reshape([1, scores.shape[0]]) as tf.Tensor2D, 1)
+      .reshape([scores.shape[0]]) as tf.Tensor1D;
+  }
+
   /** Log-probability of each decision's chosen option, shape `[decisions]`. */
   chosenLogprobs(rows: DecisionRows): tf.Tensor1D {
     const table = this.logSoftmax(rows);

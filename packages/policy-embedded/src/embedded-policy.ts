@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type {
   ActionGrammarV1,
   Decision,
+  GrammarStep,
   PolicyAction,
   PolicyActOptions,
   PolicyV1,
@@ -129,6 +130,7 @@ export class EmbeddedPolicy implements PolicyV1 {
     for (;;) {
       options.signal?.throwIfAborted();
       const step = this.grammar.next(view, labels);
+      if (!step.done) this.remember(view, labels, step.decision);
       if (step.done) {
         const action: PolicyAction = {
           content: step.content,
@@ -145,7 +147,7 @@ export class EmbeddedPolicy implements PolicyV1 {
         );
       }
       const decision = step.decision;
-      const logprobs = tf.tidy(() => this.network.logSoftmax(this.rows([decision], [-1])).dataSync());
+      const logprobs = tf.tidy(() => this.network.singleLogSoftmax(this.rows([decision], [-1])).dataSync());
       const index = greedy
         ? argmax(logprobs, decision.options.length)
         : sample(logprobs, decision.options.length, random());
@@ -156,6 +158,22 @@ export class EmbeddedPolicy implements PolicyV1 {
       tokens.push({ text: `${decision.name}=${option.label}`, logprob: value });
       logprob += value;
     }
+  }
+
+  /**
+   * Decisions the grammar offered while acting, by view and label prefix, so that replaying a stored
+   * action (the learner) does not ask the grammar again. The grammar is a pure function of the view and
+   * the labels, so a remembered decision is the one it would return.
+   */
+  private readonly decisionCache = new WeakMap<PolicyView, Map<string, Decision>>();
+
+  private remember(view: PolicyView, labels: readonly string[], decision: Decision): void {
+    let byPrefix = this.decisionCache.get(view);
+    if (byPrefix === undefined) {
+      byPrefix = new Map();
+      this.decisionCache.set(view, byPrefix);
+    }
+    byPrefix.set(labels.join("\u0000"), decision);
   }
 
   /** Re-derives the decisions of a stored action from its view and trace. */
@@ -169,8 +187,12 @@ export class EmbeddedPolicy implements PolicyV1 {
     const decisions: Decision[] = [];
     const chosen: number[] = [];
     const labels = parsed.data.labels;
+    const remembered = this.decisionCache.get(view);
     for (let position = 0; position < labels.length; position++) {
-      const step = this.grammar.next(view, labels.slice(0, position));
+      const prefix = labels.slice(0, position);
+      const known = remembered?.get(prefix.join("\u0000"));
+      const step: GrammarStep =
+        known === undefined ? this.grammar.next(view, prefix) : { done: false, decision: known };
       if (step.done) {
         throw new InvalidInputError(
           `the grammar finished after ${position} of ${labels.length} traced decisions`,

@@ -6,7 +6,14 @@ import type {
   PolicyView,
   ToolCall,
 } from "@hs/harness";
-import { type FeatureName, featureNames, featureVector, featureVectorOver, priorVector } from "./features.js";
+import {
+  type FeatureName,
+  featureIndex,
+  featureNames,
+  featureVector,
+  featureVectorOver,
+  priorVector,
+} from "./features.js";
 import {
   contentWords,
   headerKind,
@@ -44,6 +51,38 @@ interface ViewContext {
   context: Partial<Record<FeatureName, number>>;
   /** `context` as a full feature vector (the start of every option's vector). */
   contextVector: number[];
+  /** Work that depends only on the question, table name and headers (shared by the steps of an episode). */
+  question: QuestionContext;
+}
+
+/** What the grammar derives from the question, table name and headers alone. */
+interface QuestionContext {
+  values: ValueCandidate[];
+  questionTokens: string[];
+  structure: QuestionStructure;
+  /** Column-option features that do not depend on results, by header. */
+  columnFeatures: Map<string, StaticColumnFeatures>;
+  /** Value-option features that do not depend on results, by column and value text (feature index, value pairs). */
+  valueFeatures: Map<string, number[]>;
+}
+
+const questionCache = new Map<string, QuestionContext>();
+
+function questionContext(read: ReadView, maxSpan: number): QuestionContext {
+  const key = [maxSpan, read.instruction, read.table, ...read.headers].join("\u0000");
+  const cached = questionCache.get(key);
+  if (cached !== undefined) return cached;
+  const values = questionValues(read.instruction, maxSpan);
+  const result: QuestionContext = {
+    values,
+    questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
+    structure: questionStructure(read, values),
+    columnFeatures: new Map(),
+    valueFeatures: new Map(),
+  };
+  if (questionCache.size >= 256) questionCache.clear();
+  questionCache.set(key, result);
+  return result;
 }
 
 const cuePatterns: [FeatureName, RegExp][] = [
@@ -91,12 +130,13 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     /^(what|which|who|how|when|where|is|are|did|does)\b/i.test(read.instruction)
       ? 1
       : 0;
-  const values = questionValues(read.instruction, maxSpan);
+  const question = questionContext(read, maxSpan);
   const result: ViewContext = {
     read,
-    values,
-    questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
-    structure: questionStructure(read, values),
+    values: question.values,
+    questionTokens: question.questionTokens,
+    structure: question.structure,
+    question,
     failedSql: read.actions
       .filter((action) => action.sql !== null && (action.isError || action.rows?.length === 0))
       .map((action) => (action.sql ?? "").toLowerCase()),
@@ -105,6 +145,41 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
   };
   contextCache.set(view, result);
   return result;
+}
+
+function featurePairs(values: Partial<Record<FeatureName, number>>): number[] {
+  const pairs: number[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const index = featureIndex.get(name);
+    if (index !== undefined && value !== undefined) pairs.push(index, value);
+  }
+  return pairs;
+}
+
+function optionOver(
+  label: string,
+  features: number[],
+  values: Partial<Record<FeatureName, number>>,
+): DecisionOption {
+  for (const name in values) {
+    const index = featureIndex.get(name);
+    const value = values[name as FeatureName];
+    if (index !== undefined && value !== undefined) features[index] = value;
+  }
+  features[featureNames.length - 1] = 1;
+  return { label, features };
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
 }
 
 function words(text: string): string[] {
@@ -171,6 +246,60 @@ function numericLiteral(value: string): string | null {
   return /^-?\d+(\.\d+)?$/.test(plain) ? plain : null;
 }
 
+interface StaticColumnFeatures {
+  /** Feature index, value pairs. */
+  pairs: number[];
+  nearValue: number;
+  afterWh: number;
+}
+
+function staticColumnFeatures(context: ViewContext, header: string, index: number): StaticColumnFeatures {
+  const cached = context.question.columnFeatures.get(header);
+  if (cached !== undefined) return cached;
+  const { read, values, questionTokens, structure } = context;
+  const question = read.instruction.toLowerCase();
+  const headerWords = words(header);
+  const overlap =
+    headerWords.length === 0
+      ? 0
+      : headerWords.filter((word) => questionTokens.includes(word)).length / headerWords.length;
+  let cue = 0;
+  for (const [questionCue, headerCue] of columnCues) {
+    if (questionCue.test(read.instruction) && headerCue.test(header)) cue = 1;
+  }
+  const mentions = structure.mentions.get(header) ?? [];
+  let nearValue = 0;
+  const headerContent = contentWords(header);
+  for (const value of values) {
+    if (value.start < 0 || value.source === "list" || (structure.maximal.get(value.text) ?? 0) === 0)
+      continue;
+    if (contentWords(value.text).some((word) => headerContent.includes(word))) continue;
+    const near = nearness(structure, header, value.text);
+    nearValue = Math.max(nearValue, near.after, near.before * 0.8);
+  }
+  const afterWh = mentions.some(
+    (mention) =>
+      (structure.whIndex >= 0 &&
+        mention.start > structure.whIndex &&
+        mention.start - structure.whIndex <= 4) ||
+      mention.start <= 2,
+  )
+    ? 1
+    : 0;
+  const pairs = featurePairs({
+    "column-exact": header.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
+    "column-position": read.headers.length <= 1 ? 0 : index / (read.headers.length - 1),
+    "column-first": index === 0 ? 1 : 0,
+    "column-cue": cue,
+    "is-column": 1,
+    "column-overlap": mentions.length > 0 ? Math.max(overlap, 0.5) : overlap,
+    "column-key": index === 0 && headerKind(header) <= 0 ? 1 : 0,
+  });
+  const result: StaticColumnFeatures = { pairs, nearValue, afterWh };
+  context.question.columnFeatures.set(header, result);
+  return result;
+}
+
 /**
  * The DBBench action grammar: builds each action as staged decisions derived from the rendered view
  * only (the instruction, the table name and headers as the prompt states them, earlier SQL and the
@@ -214,15 +343,10 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     used: readonly string[],
     extra: readonly string[] = [],
   ): Decision => {
-    const { read, values, questionTokens } = context;
-    const question = read.instruction.toLowerCase();
+    const { read, values } = context;
     const conditionRole = /^(condition-column|set-column|where-column)/.test(name);
     const optionsList: DecisionOption[] = read.headers.map((header, index) => {
-      const headerWords = words(header);
-      const overlap =
-        headerWords.length === 0
-          ? 0
-          : headerWords.filter((word) => questionTokens.includes(word)).length / headerWords.length;
+      const fixed = staticColumnFeatures(context, header, index);
       const cells = read.cellsByColumn.get(header);
       const cellList = cells === undefined ? [] : [...cells];
       const numeric = cellList.length === 0 ? 0.5 : cellList.filter(isNumber).length / cellList.length;
@@ -232,29 +356,6 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         values.some((value) => value.source === "span" && lowered.has(value.text.toLowerCase()))
           ? 1
           : 0;
-      let cue = 0;
-      for (const [questionCue, headerCue] of columnCues) {
-        if (questionCue.test(read.instruction) && headerCue.test(header)) cue = 1;
-      }
-      const { structure } = context;
-      const mentions = structure.mentions.get(header) ?? [];
-      let nearValue = 0;
-      for (const value of values) {
-        if (value.start < 0 || value.source === "list" || (structure.maximal.get(value.text) ?? 0) === 0)
-          continue;
-        if (contentWords(value.text).some((word) => contentWords(header).includes(word))) continue;
-        const near = nearness(structure, header, value.text);
-        nearValue = Math.max(nearValue, near.after, near.before * 0.8);
-      }
-      const afterWh = mentions.some(
-        (mention) =>
-          (structure.whIndex >= 0 &&
-            mention.start > structure.whIndex &&
-            mention.start - structure.whIndex <= 4) ||
-          mention.start <= 2,
-      )
-        ? 1
-        : 0;
       const quoted = quoteIdentifier(header).toLowerCase();
       const failed = context.failedSql.some((sql) => {
         const where = sql.indexOf(" where ");
@@ -262,26 +363,18 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       })
         ? 1
         : 0;
-      return option(
-        `column:${header}`,
-        {
-          "column-exact": header.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
-          "column-position": read.headers.length <= 1 ? 0 : index / (read.headers.length - 1),
-          "column-first": index === 0 ? 1 : 0,
-          "column-used": used.includes(header) ? 1 : 0,
-          "column-numeric": numeric,
-          "column-value-seen": valueSeen,
-          "column-seen": cells === undefined ? 0 : 1,
-          "column-cue": cue,
-          "is-column": 1,
-          "column-overlap": mentions.length > 0 ? Math.max(overlap, 0.5) : overlap,
-          "column-near-value": conditionRole ? nearValue : 0,
-          "column-after-wh": name === "select-column" ? afterWh : 0,
-          "column-failed": failed,
-          "column-key": index === 0 && headerKind(header) <= 0 ? 1 : 0,
-        },
-        context,
-      );
+      const features = context.contextVector.slice();
+      for (let pair = 0; pair < fixed.pairs.length; pair += 2)
+        features[fixed.pairs[pair] as number] = fixed.pairs[pair + 1] as number;
+      return optionOver(`column:${header}`, features, {
+        "column-used": used.includes(header) ? 1 : 0,
+        "column-numeric": numeric,
+        "column-value-seen": valueSeen,
+        "column-seen": cells === undefined ? 0 : 1,
+        "column-near-value": conditionRole ? fixed.nearValue : 0,
+        "column-after-wh": name === "select-column" ? fixed.afterWh : 0,
+        "column-failed": failed,
+      });
     });
     extra.forEach((item, index) => {
       optionsList.push(option(`column:${item}`, { [`category-${index}` as FeatureName]: 1 }, context));
@@ -303,8 +396,9 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const cellList = [...(columnCells0(read, column) ?? [])];
     const numericShare = cellList.length < 3 ? -1 : cellList.filter(isNumber).length / cellList.length;
     const shapes = new Set(cellList.map(valueShape));
-    const otherHeaderWords = new Set(
-      read.headers.filter((header) => header !== column).flatMap((header) => contentWords(header)),
+    const otherHeaderWords = lazy(
+      () =>
+        new Set(read.headers.filter((header) => header !== column).flatMap((header) => contentWords(header))),
     );
     const previousEnd =
       previous === undefined
@@ -318,11 +412,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const columnCells = column === null ? undefined : read.cellsByColumn.get(column);
     const columnLower = new Set([...(columnCells ?? [])].map((cell) => cell.toLowerCase()));
     const anyLower = new Set([...read.allCells].map((cell) => cell.toLowerCase()));
-    const headerWordSet = new Set(read.headers.flatMap(words));
-    const columnWords = column === null ? [] : words(column);
-    const headerPositions: number[] = [];
-    questionTokens.forEach((token, index) => {
-      if (columnWords.includes(token)) headerPositions.push(index);
+    const headerWordSet = lazy(() => new Set(read.headers.flatMap(words)));
+    const headerPositions = lazy(() => {
+      const columnWords = column === null ? [] : words(column);
+      const positions: number[] = [];
+      questionTokens.forEach((token, index) => {
+        if (columnWords.includes(token)) positions.push(index);
+      });
+      return positions;
     });
     let pool: ValueCandidate[];
     if (mode === "list") {
@@ -348,18 +445,52 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       name,
       options: pool.map((value) => {
         const lower = value.text.toLowerCase();
-        const valueWords = words(value.text);
-        const headerOverlap =
-          valueWords.length === 0
-            ? 0
-            : valueWords.filter((word) => headerWordSet.has(word)).length / valueWords.length;
-        const afterHeader =
-          value.start >= 0 &&
-          headerPositions.some((position) => value.start - position >= 1 && value.start - position <= 4)
-            ? 1
-            : 0;
-        const proper = value.text.split(/\s+/).every((word) => /^[\p{Lu}\p{N}]/u.test(word)) ? 1 : 0;
-        const near = column === null ? { after: 0, before: 0 } : nearness(structure, column, value.text);
+        const staticKey = `${column ?? "\u0001"}\u0000${value.source}\u0000${value.start}\u0000${value.length}\u0000${value.text}`;
+        let fixed = context.question.valueFeatures.get(staticKey);
+        if (fixed === undefined) {
+          const valueWords = words(value.text);
+          const headerOverlap =
+            valueWords.length === 0
+              ? 0
+              : valueWords.filter((word) => headerWordSet().has(word)).length / valueWords.length;
+          const positions = headerPositions();
+          const afterHeader =
+            value.start >= 0 &&
+            positions.some((position) => value.start - position >= 1 && value.start - position <= 4)
+              ? 1
+              : 0;
+          const proper = value.text.split(/\s+/).every((word) => /^[\p{Lu}\p{N}]/u.test(word)) ? 1 : 0;
+          const near = column === null ? { after: 0, before: 0 } : nearness(structure, column, value.text);
+          const valueContent = contentWords(value.text);
+          const others = otherHeaderWords();
+          fixed = featurePairs({
+            "value-length": Math.min(value.length, 12) / 12,
+            "value-quoted": value.source === "quoted" ? 1 : 0,
+            "value-number": isNumber(value.text) ? 1 : 0,
+            "value-from-cell": value.source === "cell" ? 1 : 0,
+            "value-after-header": afterHeader,
+            "value-overlaps-header": headerOverlap,
+            "value-case-variant":
+              value.source === "case-variant" ? 1 : value.source === "number-form" ? 0.5 : 0,
+            "value-position": value.start < 0 ? 0 : value.start / total,
+            "value-proper": proper,
+            "is-value": 1,
+            "value-list": value.source === "list" ? 1 : 0,
+            "value-maximal": structure.maximal.get(value.text) ?? 0,
+            "value-bounded": structure.bounded.get(value.text) ?? 0,
+            "value-near-column": near.after,
+            "value-before-column": near.before,
+            "value-overlaps-table":
+              valueContent.length === 0
+                ? 0
+                : valueContent.filter((word) => structure.tableWords.has(word)).length / valueContent.length,
+            "value-mentions-other-column":
+              valueContent.length === 0
+                ? 0
+                : valueContent.filter((word) => others.has(word)).length / valueContent.length,
+          });
+          context.question.valueFeatures.set(staticKey, fixed);
+        }
         const numeric = isNumber(value.text);
         let typeFit = 0;
         if (numericShare >= 0) {
@@ -376,52 +507,29 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             nextInOrder = 1 / (1 + between);
           }
         }
-        const valueContent = contentWords(value.text);
-        const quotedValue = quoteString(value.text).toLowerCase();
-        const likeValue = quoteString(`%${value.text}%`).toLowerCase();
         const failed =
           value.text.length > 0 &&
-          context.failedSql.some((sql) => sql.includes(quotedValue) || sql.includes(likeValue))
+          context.failedSql.length > 0 &&
+          context.failedSql.some(
+            (sql) =>
+              sql.includes(quoteString(value.text).toLowerCase()) ||
+              sql.includes(quoteString(`%${value.text}%`).toLowerCase()),
+          )
             ? 1
             : 0;
-        return option(
-          `value:${value.text}`,
-          {
-            "value-length": Math.min(value.length, 12) / 12,
-            "value-quoted": value.source === "quoted" ? 1 : 0,
-            "value-number": isNumber(value.text) ? 1 : 0,
-            "value-from-cell": value.source === "cell" ? 1 : 0,
-            "value-in-column-cells": columnLower.has(lower) ? 1 : 0,
-            "value-in-any-cells": anyLower.has(lower) ? 1 : 0,
-            "value-after-header": afterHeader,
-            "value-overlaps-header": headerOverlap,
-            "value-case-variant":
-              value.source === "case-variant" ? 1 : value.source === "number-form" ? 0.5 : 0,
-            "value-position": value.start < 0 ? 0 : value.start / total,
-            "value-used": usedLower.has(lower) ? 1 : 0,
-            "value-proper": proper,
-            "is-value": 1,
-            "value-list": value.source === "list" ? 1 : 0,
-            "value-maximal": structure.maximal.get(value.text) ?? 0,
-            "value-bounded": structure.bounded.get(value.text) ?? 0,
-            "value-near-column": near.after,
-            "value-before-column": near.before,
-            "value-in-order": inOrder,
-            "value-next-in-order": nextInOrder,
-            "value-overlaps-table":
-              valueContent.length === 0
-                ? 0
-                : valueContent.filter((word) => structure.tableWords.has(word)).length / valueContent.length,
-            "value-type-fit": typeFit,
-            "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
-            "value-failed": failed,
-            "value-mentions-other-column":
-              valueContent.length === 0
-                ? 0
-                : valueContent.filter((word) => otherHeaderWords.has(word)).length / valueContent.length,
-          },
-          context,
-        );
+        const features = context.contextVector.slice();
+        for (let index = 0; index < fixed.length; index += 2)
+          features[fixed[index] as number] = fixed[index + 1] as number;
+        return optionOver(`value:${value.text}`, features, {
+          "value-in-column-cells": columnLower.has(lower) ? 1 : 0,
+          "value-in-any-cells": anyLower.has(lower) ? 1 : 0,
+          "value-used": usedLower.has(lower) ? 1 : 0,
+          "value-in-order": inOrder,
+          "value-next-in-order": nextInOrder,
+          "value-type-fit": typeFit,
+          "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
+          "value-failed": failed,
+        });
       }),
     };
   };

@@ -37,9 +37,16 @@ export function normalizeWord(word: string): string {
   return lower.length > 3 && lower.endsWith("s") && !lower.endsWith("ss") ? lower.slice(0, -1) : lower;
 }
 
-/** Content words of a text in comparable form. */
+const contentWordsCache = new Map<string, string[]>();
+
+/** Content words of a text in comparable form (memoised; callers must not mutate the result). */
 export function contentWords(text: string): string[] {
-  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word)).map(normalizeWord);
+  const cached = contentWordsCache.get(text);
+  if (cached !== undefined) return cached;
+  const result = (text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word)).map(normalizeWord);
+  if (contentWordsCache.size >= 20000) contentWordsCache.clear();
+  contentWordsCache.set(text, result);
+  return result;
 }
 
 /** Shape of a value: letters become `a`, digits `9`, runs collapsed (`12-3` and `4-10` share `9-9`). */
@@ -173,6 +180,26 @@ function gapScore(gap: { words: number; commas: number }): number {
 
 /** How closely a value (any of its occurrences) follows (`after`) or precedes (`before`) a mention of the column (0..1). */
 export function nearness(
+  structure: QuestionStructure,
+  column: string,
+  text: string,
+): { after: number; before: number } {
+  const key = `${column}\u0000${text}`;
+  const cached = nearnessCache.get(structure)?.get(key);
+  if (cached !== undefined) return cached;
+  const result = computeNearness(structure, column, text);
+  let perStructure = nearnessCache.get(structure);
+  if (perStructure === undefined) {
+    perStructure = new Map();
+    nearnessCache.set(structure, perStructure);
+  }
+  perStructure.set(key, result);
+  return result;
+}
+
+const nearnessCache = new WeakMap<QuestionStructure, Map<string, { after: number; before: number }>>();
+
+function computeNearness(
   structure: QuestionStructure,
   column: string,
   text: string,
