@@ -198,14 +198,19 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
     });
   }
   const drift = experiments.flatMap((experiment) => {
-    const profiles = experiment.profiles;
-    if (profiles === null) return [];
-    return profiles.history.flatMap((entry) =>
-      Object.values(entry.profiles).map((profile) => ({
-        step: entry.step,
-        harness: profile.harnessId,
-        success: profile.successRate,
-      })),
+    const sources = [
+      { label: "before training", profiles: experiment.profiles },
+      ...experiment.runs.map((run) => ({ label: `${run.method} seed ${run.seed}`, profiles: run.profiles })),
+    ];
+    return sources.flatMap(({ label, profiles }) =>
+      (profiles?.history ?? []).flatMap((entry) =>
+        Object.values(entry.profiles).map((profile) => ({
+          step: entry.step,
+          harness: profile.harnessId,
+          run: `${profile.harnessId} (${label})`,
+          success: profile.successRate,
+        })),
+      ),
     );
   });
   if (drift.length > 0) {
@@ -220,6 +225,7 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
           x: { field: "step", type: "quantitative", title: "training step of re-anchoring" },
           y: { field: "success", type: "quantitative", title: "probe success" },
           color: { field: "harness", type: "nominal" },
+          detail: { field: "run", type: "nominal" },
         },
       },
     });

@@ -56,6 +56,8 @@ export interface TrainingRun {
   seed: number;
   /** Its metrics, one row per step. */
   metrics: StepMetricsRow[];
+  /** Profiles re-anchored during the run (`profiles.json` beside its metrics), when there are any. */
+  profiles: z.infer<typeof profileSetSchema> | null;
 }
 
 /** Everything the report reads from one experiment directory. */
@@ -116,7 +118,12 @@ export async function readExperiment(directory: string): Promise<Experiment> {
         if (!Number.isInteger(seed) || !existsSync(file)) continue;
         const { records, problems: lineProblems } = await readJsonl(file, stepMetricsSchema);
         problems.push(...lineProblems.map((problem) => problem.message));
-        runs.push({ method, seed, metrics: records });
+        const profiles = await readJson(
+          join(runsDirectory, method, seedDirectory, "profiles.json"),
+          profileSetSchema,
+          problems,
+        );
+        runs.push({ method, seed, metrics: records, profiles });
       }
     }
   }

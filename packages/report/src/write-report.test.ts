@@ -34,6 +34,25 @@ async function experimentFixture(): Promise<string> {
       const lines = rows.map((row) => JSON.stringify(row));
       if (method === "grpo" && seed === 2) lines.splice(2, 0, '{"step": 2, "signalSh');
       await writeFile(join(run, "metrics.jsonl"), `${lines.join("\n")}\n`);
+      if (method === "harness-s" && seed === 1) {
+        const profile = (harnessId: string, successRate: number) => ({
+          harnessId,
+          policyVersion: "v",
+          episodes: 8,
+          successRate,
+          perCategory: {},
+          rescueByMode: {},
+          behaviour: {},
+        });
+        const history = [4, 8].map((step) => ({
+          step,
+          profiles: { base: profile("base", step / 20), "context-1": profile("context-1", 0.5 - step / 40) },
+        }));
+        await writeFile(
+          join(run, "profiles.json"),
+          JSON.stringify({ schemaVersion: 1, profiles: history[1]!.profiles, history }),
+        );
+      }
     }
   }
   await writeFile(
@@ -70,6 +89,7 @@ describe("writeReport", () => {
       "heldout-success",
       "rescue-matrix",
       "complementarity",
+      "profile-drift",
     ]);
     const png = await readFile(join(out, "charts", "learning-curves.png"));
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");

@@ -13,6 +13,7 @@ describe("quickstartPlan", () => {
     budget: 500,
     workers: 2,
     evolveTasks: 40,
+    reanchorEvery: 4,
   };
 
   it("trains every method and seed at the same rollout budget, rescue methods with the pool", () => {

@@ -21,6 +21,8 @@ export interface QuickstartSettings {
   workers: number;
   /** Training tasks used by evolution and profiling (first N of the split). */
   evolveTasks: number;
+  /** Harness-S re-anchors its profiles every N steps (0: never). */
+  reanchorEvery: number;
 }
 
 /** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
@@ -90,6 +92,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
         "--out",
         run(method, seed),
         ...(method === "grpo" || method === "dapo" ? [] : ["--pool", pool, "--profiles", profiles]),
+        ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
       ],
       log: log(`train-${method}-${seed}`),
     })),
@@ -170,6 +173,7 @@ Options:
   --budget N        rollouts per training run (default 768)
   --workers N       child processes at once (default: the number of CPUs)
   --evolve-tasks N  training tasks used by evolve and profile (default 60)
+  --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
   --json            print results.json on stdout`,
   options: {
     out: { type: "string" },
@@ -178,6 +182,7 @@ Options:
     budget: { type: "string" },
     workers: { type: "string" },
     "evolve-tasks": { type: "string" },
+    "reanchor-every": { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -193,6 +198,7 @@ Options:
       budget: integerOption(args, "budget", 768),
       workers: integerOption(args, "workers", availableParallelism()),
       evolveTasks: integerOption(args, "evolve-tasks", 60),
+      reanchorEvery: integerOption(args, "reanchor-every", 4),
     };
     const plan = quickstartPlan(settings);
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;

@@ -1,7 +1,7 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { readPool } from "@hs/evolution";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
-import { readProfileSet } from "@hs/profiles";
+import { readProfileSet, writeProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
   EmbeddedGrpoLearner,
@@ -28,7 +28,7 @@ export const trainCommand: Command = {
 
 Trains the embedded policy on the training split (standard-a for dbbench) and writes DIR/config.json,
 DIR/metrics.jsonl (one line per step), DIR/trajectories.jsonl (every rollout), DIR/checkpoints/ and
-DIR/final/. Killed at any moment, the same command continues from the last completed step. Evaluate
+DIR/final/ (and DIR/profiles.json with their history when profiles were re-anchored). Killed at any moment, the same command continues from the last completed step. Evaluate
 with "hs eval --bench dbbench --policy embedded:DIR".
 
 Options:
@@ -158,6 +158,10 @@ Options:
       },
       config,
     );
+    const profiles = methodRescue.profiles();
+    if (profiles !== null && profiles.history.length > 0) {
+      await writeProfileSet(join(resolve(out), "profiles.json"), profiles);
+    }
     learner.dispose();
     policy.dispose();
     if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
