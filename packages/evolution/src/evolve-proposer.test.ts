@@ -1,8 +1,11 @@
 import { createChatPolicy } from "@hs/harness";
-import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupTextHarness,
+  startChatServer,
+} from "@hs/harness/test-environments";
 import { afterAll, describe, expect, it } from "vitest";
-import { startChatServer } from "./__fixtures__/chat-server.js";
-import { createLookupSensitivePolicy } from "./__fixtures__/lookup-sensitive-policy.js";
 import { evolvePool } from "./evolve.js";
 import { createLlmProposer } from "./proposer.js";
 

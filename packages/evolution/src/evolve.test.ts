@@ -2,9 +2,12 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { poolSchema } from "@hs/harness";
-import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupTextHarness,
+} from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { createLookupSensitivePolicy } from "./__fixtures__/lookup-sensitive-policy.js";
 import { evolvePool, rerollControlId } from "./evolve.js";
 import { changedSections } from "./operators.js";
 import { readPool, writePool } from "./pool-file.js";

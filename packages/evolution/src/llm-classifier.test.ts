@@ -1,6 +1,6 @@
 import { createChatPolicy } from "@hs/harness";
+import { startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
-import { startChatServer } from "./__fixtures__/chat-server.js";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
 import { classifyFailure } from "./failure-classifier.js";
 import { createLlmClassifier } from "./llm-classifier.js";

@@ -1,7 +1,6 @@
 import { createChatPolicy } from "@hs/harness";
-import { lookupTextHarness } from "@hs/harness/test-environments";
+import { type ChatServerReply, lookupTextHarness, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ChatServerReply, startChatServer } from "./__fixtures__/chat-server.js";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
 import { createLlmProposer, type ProposalLogEntry } from "./proposer.js";
 

@@ -1,10 +1,13 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLookupBenchmark, createScriptedPolicy } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  createScriptedPolicy,
+  lookupPool,
+} from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { lookupPool } from "./__fixtures__/lookup-pool.js";
-import { createLookupSensitivePolicy } from "./__fixtures__/lookup-sensitive-policy.js";
 import { readProfileSet, writeProfileSet } from "./profile-file.js";
 import { profilePool } from "./profile-pool.js";
 import { profileDrift, reanchorProfiles } from "./reanchor.js";

@@ -1,6 +1,6 @@
 import { createChatPolicy } from "@hs/harness";
+import { type ChatServerReply, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ChatServerReply, startChatServer } from "./__fixtures__/chat-server.js";
 import { createCombinedRouter } from "./combined-router.js";
 import { conformanceFixtures } from "./conformance.js";
 import { createLlmJudge } from "./llm-judge.js";

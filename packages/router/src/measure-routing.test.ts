@@ -1,8 +1,10 @@
-import { createLookupBenchmark } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupPool,
+} from "@hs/harness/test-environments";
 import { profilePool } from "@hs/profiles";
 import { describe, expect, it } from "vitest";
-import { lookupPool } from "./__fixtures__/lookup-pool.js";
-import { createLookupSensitivePolicy } from "./__fixtures__/lookup-sensitive-policy.js";
 import { measureRouting } from "./measure-routing.js";
 import { defaultProfileJudges } from "./profile-judges.js";
 import { createProfileRouter } from "./profile-router.js";

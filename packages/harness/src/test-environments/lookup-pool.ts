@@ -1,5 +1,8 @@
-import { createHarnessConfig, type HarnessConfig, harnessHash, type Pool } from "@hs/harness";
-import { lookupTextHarness } from "@hs/harness/test-environments";
+import { harnessHash } from "../harness-hash.js";
+import { createHarnessConfig } from "../parse-harness-config.js";
+import type { HarnessConfig } from "../spec/harness-config.js";
+import type { Pool } from "../spec/pool.js";
+import { lookupTextHarness } from "./lookup-benchmark.js";
 
 function sibling(id: string, direction: "budget" | "verification", config: HarnessConfig) {
   const named = { ...config, id };

@@ -1,4 +1,5 @@
-import type { PolicyV1, PolicyView } from "@hs/harness";
+import type { PolicyView } from "../spec/message.js";
+import type { PolicyV1 } from "../spec/policy.js";
 
 /**
  * Test equipment: a deterministic policy for the lookup benchmark whose behaviour depends on what the
