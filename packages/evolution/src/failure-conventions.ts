@@ -1,17 +1,5 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError, regexSourceSchema } from "@hs/harness";
 import { z } from "zod";
-
-const regexSource = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "a valid JavaScript regular expression" },
-);
 
 /**
  * The observable text conventions of a benchmark that the rule classifier needs: what an empty result
@@ -21,11 +9,11 @@ export const failureConventionsSchema = z.object({
   /** Name of the conventions, part of the classifier id (e.g. `dbbench`). */
   id: z.string().min(1),
   /** Matches (case-insensitively, whole trimmed text) a tool result that is an empty result. */
-  emptyResultPattern: regexSource,
+  emptyResultPattern: regexSourceSchema,
   /** Matches a well-formed submitted answer; null accepts any answer. */
-  answerFormatPattern: regexSource.nullable(),
+  answerFormatPattern: regexSourceSchema.nullable(),
   /** Matches an answer that says "nothing was found" (an empty result read correctly). */
-  emptyAnswerPattern: regexSource,
+  emptyAnswerPattern: regexSourceSchema,
   /** Argument of the submit call that holds the answer; null reads all arguments as JSON. */
   answerArgument: z.string().nullable(),
   /** Tools that submit an answer (an executed call whose result ends the episode counts too). */

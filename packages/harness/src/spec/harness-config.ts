@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { jsonSchemaSchema } from "./tool.js";
 
-const regexSource = z.string().refine(
+/** A string that compiles as a JavaScript regular expression. */
+export const regexSourceSchema = z.string().refine(
   (source) => {
     try {
       new RegExp(source);
@@ -38,7 +39,7 @@ export const textActionRuleSchema = z.object({
   /** Tool called when this rule matches. */
   tool: z.string(),
   /** Regular expression source, matched against the whole reply. */
-  pattern: regexSource,
+  pattern: regexSourceSchema,
   /** Flags of the expression (`s`, `i`, `m`...). */
   flags: z.string().regex(/^[dgimsuvy]*$/),
   /** Argument name -> capture group (number or name) of the match. */
