@@ -112,6 +112,38 @@ describe("EmbeddedGrpoLearner", () => {
     policy.dispose();
   });
 
+  it("moves only the linear term when trainable is linear", async () => {
+    const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 5 });
+    const trajectories = await rollouts(policy, 8);
+    const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05, trainable: "linear" });
+    const before = policy.network.read();
+    await learner.update(batchOf(trajectories, (_, index) => (index % 2 === 0 ? 1 : -1)));
+    const after = policy.network.read();
+    for (const name of Object.keys(before)) {
+      if (name === "linear.kernel") expect(after[name]).not.toEqual(before[name]);
+      else expect(after[name]).toEqual(before[name]);
+    }
+    learner.dispose();
+    policy.dispose();
+  });
+
+  it("takes smaller first steps with a larger Adam epsilon", async () => {
+    const largestChange = async (adamEpsilon: number) => {
+      const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 6 });
+      const trajectories = await rollouts(policy, 8);
+      const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05, adamEpsilon });
+      const before = policy.network.read()["linear.kernel"]?.values ?? [];
+      await learner.update(batchOf(trajectories, (_, index) => (index % 2 === 0 ? 0.01 : -0.01)));
+      const after = policy.network.read()["linear.kernel"]?.values ?? [];
+      learner.dispose();
+      policy.dispose();
+      return Math.max(...after.map((value, index) => Math.abs(value - (before[index] ?? 0))));
+    };
+    const plain = await largestChange(1e-8);
+    expect(plain).toBeGreaterThan(0.04);
+    expect(await largestChange(1e-3)).toBeLessThan(plain / 2);
+  });
+
   it("leaves the weights alone when every advantage is zero and there is no KL", async () => {
     const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 4 });
     const trajectories = await rollouts(policy, 6);

@@ -30,6 +30,16 @@ export interface EmbeddedLearnerOptions {
   epochs?: number;
   /** Global gradient-norm clip (default 1). */
   maxGradNorm?: number;
+  /**
+   * Which parameters the optimiser moves: `all`, or `linear` (only the linear term that starts at the
+   * grammar's prior; the MLP keeps its initial output of zero). Default `all`.
+   */
+  trainable?: "all" | "linear";
+  /**
+   * Adam's epsilon (default 1e-8, as tfjs). A value near the typical gradient size makes Adam take
+   * small steps on parameters whose gradient is tiny noise instead of a full learning-rate step in its sign.
+   */
+  adamEpsilon?: number;
 }
 
 /** A batch replayed into network rows, with what the loss needs per token. */
@@ -62,6 +72,8 @@ export class EmbeddedGrpoLearner implements LearnerV1 {
   readonly epochs: number;
   readonly maxGradNorm: number;
   readonly learningRate: number;
+  readonly trainable: "all" | "linear";
+  readonly adamEpsilon: number;
   private readonly tokenSumNormalizer: number | undefined;
   private readonly reference: DecisionNetwork | undefined;
   private readonly optimizer: tf.AdamOptimizer;
@@ -75,8 +87,10 @@ export class EmbeddedGrpoLearner implements LearnerV1 {
     this.tokenSumNormalizer = options.tokenSumNormalizer;
     this.epochs = options.epochs ?? 1;
     this.maxGradNorm = options.maxGradNorm ?? 1;
+    this.trainable = options.trainable ?? "all";
     this.reference = this.klCoefficient > 0 ? this.policy.network.frozenCopy() : undefined;
-    this.optimizer = tf.train.adam(this.learningRate);
+    this.adamEpsilon = options.adamEpsilon ?? 1e-8;
+    this.optimizer = tf.train.adam(this.learningRate, 0.9, 0.999, this.adamEpsilon);
   }
 
   get updates(): number {
@@ -196,7 +210,9 @@ export class EmbeddedGrpoLearner implements LearnerV1 {
     let gradNorm = 0;
     if (trainable && replayed.oldLogprobs.length > 0) {
       const reference = this.referenceLogprobs(replayed);
-      const variables = this.policy.network.trainableVariables();
+      const variables = this.policy.network
+        .trainableVariables()
+        .filter((variable) => this.trainable === "all" || variable.name.startsWith("linear.kernel"));
       for (let epoch = 0; epoch < this.epochs; epoch++) {
         options.signal?.throwIfAborted();
         gradNorm = tf.tidy(() => {

@@ -33,6 +33,7 @@ const answerFormats = ["all", "first", "column"] as const;
 const maxConditions = 3;
 const maxSetColumns = 4;
 const maxCells = 200;
+const orderFeature = featureIndex.get("option-order") ?? -1;
 
 /** Options of the DBBench grammar. */
 export interface DbBenchGrammarOptions {
@@ -561,7 +562,15 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     return { done: true, content: `Action: Answer\nFinal Answer: ${JSON.stringify(answers)}`, toolCalls };
   };
 
-  const ask = (decision: Decision): GrammarStep => ({ done: false, decision });
+  const ask = (decision: Decision): GrammarStep => {
+    const last = decision.options.length - 1;
+    const options = decision.options.map((entry, index) => {
+      const features = entry.features.slice();
+      features[orderFeature] = last <= 0 ? 0 : index / last;
+      return { label: entry.label, features };
+    });
+    return { done: false, decision: { name: decision.name, options } };
+  };
 
   const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
     const context = viewContext(view, maxSpan);

@@ -74,6 +74,8 @@ export const featureNames = [
   "result-aggregate",
   // the grammar's heuristic fit of a categorical option to the view (e.g. COUNT after "how many")
   "option-fit",
+  // where the option stands in its decision (0 first, 1 last): the prior's explicit tie-break
+  "option-order",
   "bias",
 ] as const;
 
@@ -117,6 +119,10 @@ export function featureVector(values: Partial<Record<FeatureName, number>>): num
  */
 export const priorWeights: Partial<Record<FeatureName, number>> = {
   "option-fit": 3,
+  // earlier options win ties (the question's order, the table's column order, the fixed category
+  // order), by a margin that small weight noise cannot flip; without it, options whose features differ
+  // only in zero-weight features tie exactly and any update reorders them at random
+  "option-order": -0.3,
   "column-overlap": 2,
   "column-exact": 1.5,
   "column-used": -2.5,

@@ -1,0 +1,103 @@
+// GRPO settings sweep for the embedded policy on DBBench: trains on standard-a exactly as `hs train`
+// does (trainGrpo + EmbeddedGrpoLearner under the base harness) and evaluates greedy on dev as
+// `hs eval` does, every `--eval-every` steps, so a learning curve shows where a setting goes wrong.
+// Usage: pnpm build && node bench/embedded-sweep.mjs --seed 1 --budget 1024 [--eval-every 4]
+//        [--set '{"learningRate":0.02,"epochs":1,"clip":{"low":0.2,"high":0.28}}'] [--policy '{"hiddenSizes":[16]}']
+//        [--learner '{"trainable":"linear"}']
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
+import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
+import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
+import {
+  defaultTrainerConfig,
+  EmbeddedGrpoLearner,
+  evaluatePolicy,
+  trainGrpo,
+} from "../packages/rescue-grpo/dist/index.js";
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: "string", default: "1" },
+    budget: { type: "string", default: "1024" },
+    method: { type: "string", default: "grpo" },
+    "eval-every": { type: "string", default: "0" },
+    set: { type: "string", default: "{}" },
+    policy: { type: "string", default: "{}" },
+    learner: { type: "string", default: "{}" },
+  },
+});
+const seed = Number(values.seed);
+const benchmark = dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
+const train = (await benchmark.loadTasks({ split: "standard-a" })).tasks;
+const dev = (await benchmark.loadTasks({ split: "dev" })).tasks;
+const harness = benchmark.presets[benchmark.defaultPreset];
+const config = {
+  ...defaultTrainerConfig(values.method, seed),
+  rolloutBudget: Number(values.budget),
+  checkpointEvery: 0,
+  ...JSON.parse(values.set),
+};
+const policy = await createEmbeddedPolicy({
+  grammar: benchmark.actionGrammar,
+  seed,
+  hiddenSizes: [32],
+  ...JSON.parse(values.policy),
+});
+const learner = new EmbeddedGrpoLearner({
+  policy,
+  learningRate: config.learningRate,
+  clip: config.clip,
+  klCoefficient: config.klCoefficient,
+  aggregation: config.aggregation,
+  epochs: config.epochs,
+  maxGradNorm: config.maxGradNorm,
+  ...JSON.parse(values.learner),
+});
+const evaluate = async () => {
+  const result = await evaluatePolicy({ tasks: dev, benchmark, harness, policy, seed: 0, mode: "greedy" });
+  return {
+    overall: result.metrics.overall_cat_accuracy,
+    per: Object.fromEntries(Object.entries(result.perCategory).map(([name, entry]) => [name, entry.success])),
+  };
+};
+const curve = [];
+const every = Number(values["eval-every"]);
+const started = Date.now();
+let trainMs = 0;
+const summary = await trainGrpo(
+  {
+    benchmark,
+    harness,
+    tasks: train,
+    policy,
+    learner,
+    outDirectory: await mkdtemp(join(tmpdir(), "hs-sweep-")),
+    onStep: (metrics) => {
+      trainMs += metrics.wallMs;
+    },
+    afterStep: async (step) => {
+      if (every > 0 && step % every === 0) curve.push([step, (await evaluate()).overall]);
+    },
+  },
+  config,
+);
+const final = await evaluate();
+const again = process.env.HS_SWEEP_TWICE ? await evaluate() : null;
+if (again) console.error("again", again.overall);
+console.log(
+  JSON.stringify({
+    seed,
+    set: JSON.parse(values.set),
+    policy: JSON.parse(values.policy),
+    learner: JSON.parse(values.learner),
+    dev: final.overall,
+    perCategory: final.per,
+    curve,
+    trainSeconds: trainMs / 1000,
+    totalSeconds: (Date.now() - started) / 1000,
+    steps: summary.steps,
+  }),
+);
