@@ -4,6 +4,7 @@
 // shared machine can be compared by CPU time.
 // Usage: pnpm build && node bench/embedded-rollouts.mjs [episodes] [updates]
 import { performance } from "node:perf_hooks";
+import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
@@ -11,13 +12,16 @@ import { EmbeddedGrpoLearner, groupSamples } from "../packages/rescue-grpo/dist/
 
 const episodes = Number(process.argv[2] ?? 256);
 const updates = Number(process.argv[3] ?? 8);
+// as in GRPO training: G = 8 rollouts of each prompt in a row
+const groupOf = 8;
+const taskOf = (episode) => tasks[Math.floor(episode / groupOf) % tasks.length];
 if (typeof dbbench.createDbBench !== "function") {
   console.error(
     "bench/embedded-rollouts: @hs/benchmarks-dbbench does not export createDbBench yet; build it first.",
   );
   process.exit(1);
 }
-const benchmark = await dbbench.createDbBench();
+const benchmark = await dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
 const { tasks } = await benchmark.loadTasks({ split: benchmark.splits[0] });
 const harness = benchmark.presets[benchmark.defaultPreset];
 const policy = await createEmbeddedPolicy({ grammar: benchmark.actionGrammar, seed: 0 });
@@ -30,7 +34,7 @@ let started = performance.now();
 let cpuStarted = cpuSeconds();
 const trajectories = [];
 for (let episode = 0; episode < episodes; episode++) {
-  const task = tasks[episode % tasks.length];
+  const task = taskOf(episode);
   trajectories.push(await runEpisode({ task, benchmark, harness, policy, seed: episode }));
 }
 const rolloutSeconds = (performance.now() - started) / 1000;
@@ -40,7 +44,7 @@ const steps = trajectories.reduce((sum, trajectory) => sum + trajectory.steps.le
 started = performance.now();
 cpuStarted = cpuSeconds();
 for (const [index, trajectory] of trajectories.entries()) {
-  const environment = await benchmark.createEnvironment(tasks[index % tasks.length], { seed: index });
+  const environment = await benchmark.createEnvironment(taskOf(index), { seed: index });
   await environment.reset();
   for (const step of trajectory.steps)
     for (const executed of step.executed) await environment.step(executed.call);
@@ -55,7 +59,7 @@ const groupSize = 8;
 const batch = [];
 for (let start = 0; start + groupSize <= Math.min(trajectories.length, 64); start += groupSize) {
   const group = {
-    task: tasks[0],
+    task: taskOf(start),
     harnessId: harness.id,
     trajectories: trajectories.slice(start, start + groupSize),
   };

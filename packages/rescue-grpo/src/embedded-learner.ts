@@ -36,8 +36,9 @@ export interface EmbeddedLearnerOptions {
    */
   trainable?: "all" | "linear";
   /**
-   * Adam's epsilon (default 1e-8, as tfjs). A value near the typical gradient size makes Adam take
-   * small steps on parameters whose gradient is tiny noise instead of a full learning-rate step in its sign.
+   * Adam's epsilon (default 1e-3; tfjs uses 1e-8). A value near the typical gradient size (global norms
+   * are about 0.01 on DBBench) makes Adam take small steps on parameters whose gradient is tiny noise,
+   * instead of a full learning-rate step in its sign.
    */
   adamEpsilon?: number;
 }
@@ -89,7 +90,7 @@ export class EmbeddedGrpoLearner implements LearnerV1 {
     this.maxGradNorm = options.maxGradNorm ?? 1;
     this.trainable = options.trainable ?? "all";
     this.reference = this.klCoefficient > 0 ? this.policy.network.frozenCopy() : undefined;
-    this.adamEpsilon = options.adamEpsilon ?? 1e-8;
+    this.adamEpsilon = options.adamEpsilon ?? 1e-3;
     this.optimizer = tf.train.adam(this.learningRate, 0.9, 0.999, this.adamEpsilon);
   }
 
