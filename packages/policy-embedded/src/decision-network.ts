@@ -118,6 +118,29 @@ export class DecisionNetwork {
     return output.add(linear).reshape([optionTotal]);
   }
 
+  /**
+   * `scores` for one decision without gradients: the decision's embedding row is sliced once and
+   * broadcast (the same additions, so the same values) instead of gathered per option.
+   */
+  private singleScores(rows: DecisionRows): tf.Tensor1D {
+    const { featureCount } = this.config;
+    const optionTotal = rows.features.length / featureCount;
+    const input = tf.tensor2d(rows.features, [optionTotal, featureCount]);
+    let hidden: tf.Tensor2D = input;
+    this.config.hiddenSizes.forEach((size, layer) => {
+      let preActivation = hidden.matMul(this.get(`dense${layer}.kernel`) as tf.Tensor2D);
+      preActivation = preActivation.add(this.get(`dense${layer}.bias`));
+      if (layer === 0) {
+        const row = tf.slice(this.get("decision.embedding"), [rows.buckets[0] ?? 0, 0], [1, size]);
+        preActivation = preActivation.add(row);
+      }
+      hidden = tf.tanh(preActivation) as tf.Tensor2D;
+    });
+    const output = hidden.matMul(this.get("output.kernel") as tf.Tensor2D);
+    const linear = input.matMul(this.get("linear.kernel") as tf.Tensor2D);
+    return output.add(linear).reshape([optionTotal]);
+  }
+
   /** Log-probabilities of every option, padded to `[decisions, maxOptions]` (padding ~ -1e9). */
   logSoftmax(rows: DecisionRows): tf.Tensor2D {
     const scores = this.scores(rows);
@@ -148,7 +171,7 @@ export class DecisionNetwork {
    */
   singleLogSoftmax(rows: DecisionRows): tf.Tensor1D {
     if (rows.optionCounts.length !== 1) throw new Error("singleLogSoftmax takes exactly one decision");
-    const scores = this.scores(rows);
+    const scores = this.singleScores(rows);
     return tf
       .logSoftmax(scores.reshape([1, scores.shape[0]]) as tf.Tensor2D, 1)
       .reshape([scores.shape[0]]) as tf.Tensor1D;

@@ -31,6 +31,25 @@ describe("EmbeddedPolicy", () => {
     policy.dispose();
   });
 
+  it("scores a repeated view from its cache only while the weights are unchanged", async () => {
+    const policy = await createEmbeddedPolicy({ grammar, seed: 7 });
+    const copy = toyView("please add 3 or 7 or 11 to the pile of words here");
+    const first = await policy.act(view, { seed: 3, mode: "greedy" });
+    expect(await policy.act(copy, { seed: 3, mode: "greedy" })).toEqual(first);
+    const parameters = policy.network.read();
+    const linear = parameters["linear.kernel"];
+    if (linear === undefined) throw new Error("no linear term");
+    linear.values = linear.values.map((value, index) => value + (index % 3) - 1);
+    policy.network.write(parameters);
+    const fresh = await createEmbeddedPolicy({ grammar, seed: 7 });
+    fresh.network.write(parameters);
+    const changed = await policy.act(copy, { seed: 3, mode: "greedy" });
+    expect(changed).toEqual(await fresh.act(copy, { seed: 3, mode: "greedy" }));
+    expect(changed.tokens).not.toEqual(first.tokens);
+    policy.dispose();
+    fresh.dispose();
+  });
+
   it("sums decision log-probabilities into the action log-probability", async () => {
     const policy = await createEmbeddedPolicy({ grammar, seed: 2 });
     const action = await policy.act(view, { seed: 5 });

@@ -70,6 +70,8 @@ const policyFileSchema = z.object({
   ),
 });
 
+const scoreCacheSize = 4096;
+
 /** File name of the parameters inside a checkpoint directory. */
 export const policyFileName = "policy.json";
 
@@ -123,13 +125,18 @@ export class EmbeddedPolicy implements PolicyV1 {
   async act(view: PolicyView, options: PolicyActOptions): Promise<PolicyAction> {
     await initializeBackend();
     const greedy = options.mode === "greedy";
-    const random = createRandom(mixSeed(options.seed, hashString(JSON.stringify(view.messages))));
+    const messagesJson = JSON.stringify(view.messages);
+    const random = createRandom(mixSeed(options.seed, hashString(messagesJson)));
+    const viewKey = `${view.actionFormat}\u0001${JSON.stringify(view.tools)}\u0001${messagesJson}`;
+    this.checkScoreCache();
     const labels: string[] = [];
     const tokens: { text: string; logprob: number }[] = [];
     let logprob = 0;
     for (;;) {
       options.signal?.throwIfAborted();
-      const step = this.grammar.next(view, labels);
+      const scoreKey = `${viewKey}\u0001${labels.join("\u0000")}`;
+      const known = this.scoreCache.get(scoreKey);
+      const step: GrammarStep = known === undefined ? this.grammar.next(view, labels) : known.step;
       if (!step.done) this.remember(view, labels, step.decision);
       if (step.done) {
         const action: PolicyAction = {
@@ -147,7 +154,12 @@ export class EmbeddedPolicy implements PolicyV1 {
         );
       }
       const decision = step.decision;
-      const logprobs = tf.tidy(() => this.network.singleLogSoftmax(this.rows([decision], [-1])).dataSync());
+      let logprobs = known?.logprobs;
+      if (logprobs === undefined) {
+        logprobs = tf.tidy(() => this.network.singleLogSoftmax(this.rows([decision], [-1])).dataSync());
+        if (this.scoreCache.size >= scoreCacheSize) this.scoreCache.clear();
+        this.scoreCache.set(scoreKey, { step, logprobs });
+      }
       const index = greedy
         ? argmax(logprobs, decision.options.length)
         : sample(logprobs, decision.options.length, random());
@@ -174,6 +186,29 @@ export class EmbeddedPolicy implements PolicyV1 {
       this.decisionCache.set(view, byPrefix);
     }
     byPrefix.set(labels.join("\u0000"), decision);
+  }
+
+  /**
+   * Decisions and their log-probabilities by view content and label prefix, valid while the weights
+   * are unchanged: the G rollouts of a prompt start from the same view and often take the same first
+   * decisions, which are then scored once. The grammar and the network are deterministic, so a cached
+   * entry holds exactly what recomputing would give.
+   */
+  private readonly scoreCache = new Map<
+    string,
+    { step: GrammarStep; logprobs: Float32Array | Int32Array | Uint8Array }
+  >();
+  private scoreCacheWeights: object[] = [];
+
+  private checkScoreCache(): void {
+    const current = this.network.trainableVariables().map((variable) => variable.dataId);
+    const same =
+      current.length === this.scoreCacheWeights.length &&
+      current.every((dataId, index) => dataId === this.scoreCacheWeights[index]);
+    if (!same) {
+      this.scoreCache.clear();
+      this.scoreCacheWeights = current;
+    }
   }
 
   /** Re-derives the decisions of a stored action from its view and trace. */
