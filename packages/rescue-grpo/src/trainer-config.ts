@@ -48,6 +48,8 @@ export const trainerConfigSchema = z.object({
   aggregation: z.enum(lossAggregations),
   /** Adam learning rate. */
   learningRate: z.number().positive(),
+  /** Adam epsilon (gradients of the embedded policy are small: 1e-8 turns noise into full steps). */
+  adamEpsilon: z.number().positive(),
   /** Gradient steps per batch. */
   epochs: z.number().int().positive(),
   /** Global gradient-norm clip. */
@@ -87,6 +89,7 @@ export function defaultTrainerConfig(method: SamplingMethod, seed: number): Trai
     klCoefficient: 0,
     aggregation: method === "dapo" ? "token-mean" : "seq-mean-token-mean",
     learningRate: 0.05,
+    adamEpsilon: 1e-3,
     epochs: 2,
     maxGradNorm: 1,
     checkpointEvery: 10,

@@ -128,6 +128,7 @@ Options:
       aggregation: config.aggregation,
       epochs: config.epochs,
       maxGradNorm: config.maxGradNorm,
+      adamEpsilon: config.adamEpsilon,
     });
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
