@@ -42,16 +42,6 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "train",
       "--tasks",
       String(settings.evolveTasks),
-      "--rollouts",
-      "1",
-      "--generations",
-      "2",
-      "--candidates",
-      "2",
-      "--max-failures",
-      "12",
-      "--success-sample",
-      "6",
       "--seed",
       "0",
       "--out",
@@ -159,6 +149,7 @@ export const quickstartCommand: Command = {
 
 The main job on DBBench with the embedded policy, on a CPU:
   1. evolve a sibling pool on the training split (standard-a)        -> DIR/pool.json, pool.evolution.json
+     (a DIR/pool.json that exists is kept: bring your own pool by putting it there)
   2. profile the pool with the untrained policy                        -> DIR/profiles.json
   3. train each method for each seed at the same rollout budget        -> DIR/runs/METHOD/seed-S/
   4. evaluate every trained policy on held-out tasks (dev) under the base harness, and Rank-1 inference
@@ -172,7 +163,7 @@ Options:
   --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
   --budget N        rollouts per training run (default 768)
   --workers N       child processes at once (default: the number of CPUs)
-  --evolve-tasks N  training tasks used by evolve and profile (default 60)
+  --evolve-tasks N  training tasks used by evolve and profile (default 148: all of standard-a)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
   --json            print results.json on stdout`,
   options: {
@@ -197,7 +188,7 @@ Options:
         .map((method) => method.trim()),
       budget: integerOption(args, "budget", 768),
       workers: integerOption(args, "workers", availableParallelism()),
-      evolveTasks: integerOption(args, "evolve-tasks", 60),
+      evolveTasks: integerOption(args, "evolve-tasks", 148),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
     };
     const plan = quickstartPlan(settings);
