@@ -161,7 +161,7 @@ Options:
   --out DIR         experiment directory (default runs/quickstart)
   --seeds N         seeds per method (default 3)
   --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
-  --budget N        rollouts per training run (default 768)
+  --budget N        rollouts per training run (default 1024)
   --workers N       child processes at once (default: the number of CPUs)
   --evolve-tasks N  training tasks used by evolve and profile (default 148: all of standard-a)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
@@ -186,7 +186,7 @@ Options:
       methods: (stringOption(args, "methods") ?? "grpo,dapo,harness-s")
         .split(",")
         .map((method) => method.trim()),
-      budget: integerOption(args, "budget", 768),
+      budget: integerOption(args, "budget", 1024),
       workers: integerOption(args, "workers", availableParallelism()),
       evolveTasks: integerOption(args, "evolve-tasks", 148),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
