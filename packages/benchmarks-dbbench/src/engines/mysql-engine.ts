@@ -222,10 +222,10 @@ export function createMysqlEngine(options: MysqlEngineOptions): DatabaseEngine {
             `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns})`,
           );
           if (table.rows.length === 0) continue;
-          const placeholders = table.rows.map((row) => `(${row.map(() => "?").join(",")})`).join(",");
+          const valueMarks = table.rows.map((row) => `(${row.map(() => "?").join(",")})`).join(",");
           await connectionQuery(
             connection,
-            `INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(",")}) VALUES ${placeholders}`,
+            `INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(",")}) VALUES ${valueMarks}`,
             table.rows.flat(),
           );
         }

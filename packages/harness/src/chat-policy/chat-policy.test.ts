@@ -196,14 +196,14 @@ describe("chat policy over HTTP: request and reply", () => {
       },
     ]);
     const chat = policy({ returnTokenIds: true });
-    const placeholder = await chat.act(textView, { seed: 1 });
+    const textReply = await chat.act(textView, { seed: 1 });
     const llamaCpp = await chat.act(textView, { seed: 1 });
     const returned = await chat.act(textView, { seed: 1 });
-    expect(placeholder.tokens).toEqual([
+    expect(textReply.tokens).toEqual([
       { id: 17, logprob: -0.5 },
       { id: 4, logprob: -0.25 },
     ]);
-    expect(placeholder.logprob).toBeCloseTo(-0.75, 10);
+    expect(textReply.logprob).toBeCloseTo(-0.75, 10);
     expect(llamaCpp.tokens).toEqual([
       { id: 9, text: "a", logprob: -0.1 },
       { id: 11, text: "b", logprob: -0.2 },

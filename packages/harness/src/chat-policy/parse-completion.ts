@@ -65,7 +65,7 @@ const usageSchema = z.looseObject({
 });
 
 /** vLLM's `return_tokens_as_token_ids` spelling of a token (vllm/entrypoints/openai/serving_engine.py). */
-const tokenIdPlaceholder = /^token_id:(\d+)$/;
+const tokenIdPattern = /^token_id:(\d+)$/;
 
 function excerpt(text: string, limit = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -103,11 +103,11 @@ function readTokens(
     const parsed = tokenLogprobEntrySchema.safeParse(entry);
     if (!parsed.success || !Number.isFinite(parsed.data.logprob)) return undefined;
     const { token, logprob, token_id: tokenIdField, id: idField } = parsed.data;
-    const placeholder = typeof token === "string" ? tokenIdPlaceholder.exec(token) : null;
-    const id = tokenIdField ?? idField ?? (placeholder ? Number(placeholder[1]) : undefined);
+    const tokenIdMatch = typeof token === "string" ? tokenIdPattern.exec(token) : null;
+    const id = tokenIdField ?? idField ?? (tokenIdMatch ? Number(tokenIdMatch[1]) : undefined);
     const item: TokenLogprob = { logprob };
     if (id !== undefined) item.id = id;
-    if (typeof token === "string" && placeholder === null) item.text = token;
+    if (typeof token === "string" && tokenIdMatch === null) item.text = token;
     tokens.push(item);
   }
   if (tokenIds !== undefined && tokenIds.length === tokens.length) {

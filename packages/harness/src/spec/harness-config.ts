@@ -20,7 +20,8 @@ export const promptSectionSchema = z.object({
   system: z.string(),
   /**
    * First user message. Placeholders: `{instruction}` and any `{metadata.KEY}` of the task
-   * (e.g. `{metadata.tableInfo}`). Unknown placeholders are an error at episode start.
+   * (e.g. `{metadata.tableName}`). A `{metadata.KEY}` the task lacks is an error at episode start;
+   * other unknown `{name}`s stay as written.
    */
   taskTemplate: z.string(),
   /** Hints shown to the policy, in order. */
