@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { produce } from "immer";
+import { Immer } from "immer";
 import { harnessHash } from "../harness-hash.js";
 import type { BenchmarkV1 } from "../spec/benchmark.js";
 import { CancelledError, HarnessSError } from "../spec/errors.js";
@@ -16,6 +16,10 @@ import { renderMalformedAction, renderToolError } from "./error-recovery-middlew
 import { renderInitialMessages } from "./prompt-middleware.js";
 import { createToolExposure } from "./tool-exposure-middleware.js";
 import { holdSubmitForCheck } from "./verification-middleware.js";
+
+// Episode state only grows and is never shared, so deep-freezing every step's views would cost
+// time quadratic in the episode's length for nothing.
+const { produce } = new Immer({ autoFreeze: false });
 
 /** Options of one episode. */
 export interface RunEpisodeOptions {
