@@ -14,6 +14,7 @@ import {
   featureVectorOver,
   priorVector,
 } from "./features.js";
+import { type ViewGuidance, viewGuidance } from "./guidance.js";
 import {
   contentWords,
   headerKind,
@@ -54,6 +55,8 @@ interface ViewContext {
   contextVector: number[];
   /** Work that depends only on the question, table name and headers (shared by the steps of an episode). */
   question: QuestionContext;
+  /** Advice the view gives (hints, error suffixes, a check). */
+  guidance: ViewGuidance;
 }
 
 /** What the grammar derives from the question, table name and headers alone. */
@@ -143,6 +146,7 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
       .map((action) => (action.sql ?? "").toLowerCase()),
     context,
     contextVector: featureVector(context),
+    guidance: viewGuidance(read),
   };
   contextCache.set(view, result);
   return result;
@@ -206,6 +210,35 @@ const columnCues: [RegExp, RegExp][] = [
   [/\bwhere\b/i, /venue|location|city|country|place|site|stadium|ground|home|away|town/i],
   [/\bhow many\b|\bnumber\b/i, /number|total|count|#|no\b|points|score|goals|wins/i],
 ];
+
+/** Headers in the WHERE of the last query when it returned nothing, whose values no result has shown. */
+function unexploredFailedColumns(read: ReadView): string[] {
+  const last = read.actions.at(-1);
+  if (last?.sql === null || last?.sql === undefined || last.rows?.length !== 0) return [];
+  const sql = last.sql.toLowerCase();
+  const where = sql.indexOf(" where ");
+  if (where < 0) return [];
+  const clause = sql.slice(where);
+  return read.headers.filter(
+    (header) => clause.includes(quoteIdentifier(header).toLowerCase()) && !read.cellsByColumn.has(header),
+  );
+}
+
+/** The decision with guidance features written over its options. */
+function guide(
+  decision: Decision,
+  values: (label: string) => Partial<Record<FeatureName, number>>,
+): Decision {
+  const options = decision.options.map((entry) => {
+    const features = entry.features.slice();
+    for (const [name, value] of Object.entries(values(entry.label))) {
+      const index = featureIndex.get(name);
+      if (index !== undefined && value !== undefined && value !== 0) features[index] = value;
+    }
+    return { label: entry.label, features };
+  });
+  return { name: decision.name, options };
+}
 
 /** Stateless walk over the chosen labels; each decision reads the labels before it. */
 class Walk {
@@ -588,7 +621,42 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         update: cue("cue-update") === 1 && cue("cue-insert") === 0 && cue("did-modify") === 0 ? 1 : 0,
         answer: (question && cue("has-result") === 1) || cue("did-modify") === 1 ? 1 : 0,
       };
-      return ask(categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0));
+      const advice = context.guidance;
+      const explore =
+        (advice.previewBeforeFilter &&
+          question &&
+          cue("did-explore") === 0 &&
+          cue("has-result") === 0 &&
+          cue("did-modify") === 0) ||
+        (advice.lookAfterEmpty && cue("last-empty") === 1 && unexploredFailedColumns(read).length > 0);
+      const queried = read.actions.some((action) => action.kind === "select" && !action.isError);
+      const queryFirst = advice.queryBeforeAnswer && !queried;
+      const modifyAnswer = advice.modifyThenEmpty && cue("did-modify") === 1;
+      const check = advice.check;
+      const confirm =
+        check === null
+          ? null
+          : check.againstLastResult
+            ? check.matchesLastResult
+            : !(check.answer.length === 0 && question && cue("did-modify") === 0);
+      return ask(
+        guide(
+          categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0),
+          (label) => {
+            const item = labelValue(label);
+            const answer = item === "answer";
+            const query = item === "query";
+            return {
+              "guide-explore": explore && item === "explore" ? 1 : 0,
+              "guide-query-first": queryFirst ? (answer ? -1 : query ? 1 : 0) : 0,
+              "guide-modify-answer": modifyAnswer && answer ? 1 : 0,
+              "guide-fix-error": advice.fixError ? (answer ? -1 : query ? 1 : 0) : 0,
+              "guide-check-confirm": confirm === true && answer ? 1 : 0,
+              "guide-check-revise": confirm === false ? (answer ? -1 : query ? 1 : 0) : 0,
+            };
+          },
+        ),
+      );
     }
     const kind = labelValue(kindLabel);
 
@@ -596,7 +664,19 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const target = walk.take();
       if (target === null) {
         const decision = columnOptions("explore-target", context, [], ["*"]);
-        return ask(decision);
+        const advice = context.guidance;
+        const failed = advice.lookAfterEmpty ? unexploredFailedColumns(read) : [];
+        return ask(
+          guide(decision, (label) => {
+            const column = labelValue(label);
+            const index = read.headers.indexOf(column);
+            const condition =
+              advice.previewBeforeFilter && index >= 0 && !read.cellsByColumn.has(column)
+                ? staticColumnFeatures(context, column, index).nearValue
+                : 0;
+            return { "guide-explore": Math.max(condition, failed.includes(column) ? 1 : 0) };
+          }),
+        );
       }
       const column = labelValue(target);
       return sqlAction(
@@ -609,7 +689,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
 
     if (kind === "query") {
       const selectLabel = walk.take();
-      if (selectLabel === null) return ask(columnOptions("select-column", context, [], ["*"]));
+      if (selectLabel === null) {
+        const countStar = context.guidance.countStar ? cue("cue-count") : 0;
+        return ask(
+          guide(columnOptions("select-column", context, [], ["*"]), (label) => ({
+            "guide-count-star": label === "column:*" ? countStar : 0,
+          })),
+        );
+      }
       const select = labelValue(selectLabel);
       const aggregateLabel = walk.take();
       const allowed = select === "*" ? aggregates.slice(0, 2) : aggregates;
@@ -804,7 +891,16 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       sourceOptions.push(
         option("result:none", { "category-0": 1, "option-fit": cue("did-modify") }, context),
       );
-      return ask({ name: "answer-source", options: sourceOptions });
+      const advice = context.guidance;
+      const latest = results[0] === undefined ? null : `result:${results[0].index}`;
+      const revise = advice.check?.againstLastResult === true && !advice.check.matchesLastResult;
+      return ask(
+        guide({ name: "answer-source", options: sourceOptions }, (label) => ({
+          "guide-modify-answer":
+            advice.modifyThenEmpty && cue("did-modify") === 1 && label === "result:none" ? 1 : 0,
+          "guide-check-revise": revise && label === latest ? 1 : 0,
+        })),
+      );
     }
     const source = labelValue(sourceLabel);
     if (source === "none") return answerAction(read, []);
@@ -812,7 +908,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const formatLabel = walk.take();
     if (formatLabel === null) {
       return ask(
-        categorical("answer-format", answerFormats, context, "format", (item) => (item === "all" ? 1 : 0.3)),
+        guide(
+          categorical("answer-format", answerFormats, context, "format", (item) =>
+            item === "all" ? 1 : 0.3,
+          ),
+          (label) => ({
+            "guide-as-returned": context.guidance.answerAsReturned && label === "format:all" ? 1 : 0,
+          }),
+        ),
       );
     }
     const format = labelValue(formatLabel);

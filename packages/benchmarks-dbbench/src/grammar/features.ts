@@ -76,6 +76,15 @@ export const featureNames = [
   "option-fit",
   // where the option stands in its decision (0 first, 1 last): the prior's explicit tie-break
   "option-order",
+  // guidance the view shows (hints, tool-error suffixes, a verification check); 0 when it shows none
+  "guide-explore",
+  "guide-query-first",
+  "guide-count-star",
+  "guide-modify-answer",
+  "guide-as-returned",
+  "guide-fix-error",
+  "guide-check-confirm",
+  "guide-check-revise",
   "bias",
 ] as const;
 
@@ -153,6 +162,15 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "value-proper": 1.5,
   "result-recency": 2,
   "result-aggregate": 0.5,
+  // follow what the view says, as an instruction-following reader would; each is 0 without guidance
+  "guide-explore": 3,
+  "guide-query-first": 2,
+  "guide-count-star": 8,
+  "guide-modify-answer": 2,
+  "guide-as-returned": 1,
+  "guide-fix-error": 2,
+  "guide-check-confirm": 1,
+  "guide-check-revise": 3,
 };
 
 /** `priorWeights` as a vector in feature order. */

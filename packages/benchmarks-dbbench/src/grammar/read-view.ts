@@ -16,6 +16,8 @@ export interface ObservedAction {
   columns: (string | null)[] | null;
   /** Whether the reply reads as an error. */
   isError: boolean;
+  /** The answer list the policy submitted (null when the action is not an answer). */
+  answer: string[] | null;
 }
 
 /** The rendered view, read the way a reader of the prompt would. */
@@ -54,6 +56,28 @@ export function sqlOfReply(message: ChatMessage): string | null {
   }
   const block = /```sql\s*\n?([\s\S]*?)```/i.exec(message.content);
   return block?.[1]?.trim() ?? null;
+}
+
+/** Reads a submitted answer list (`Final Answer: [...]` or the arguments of an answer tool call). */
+export function answerOfReply(message: ChatMessage): string[] | null {
+  const asList = (value: unknown): string[] | null =>
+    Array.isArray(value) ? value.map((item) => String(item)) : null;
+  const parse = (text: string): string[] | null => {
+    try {
+      return asList(JSON.parse(text));
+    } catch {
+      return null;
+    }
+  };
+  for (const call of message.toolCalls ?? []) {
+    if (!/answer|commit|submit/i.test(call.name)) continue;
+    for (const value of Object.values(call.arguments)) {
+      const list = typeof value === "string" ? parse(value) : asList(value);
+      if (list !== null) return list;
+    }
+  }
+  const line = /Final Answer:\s*(.*)/.exec(message.content);
+  return line?.[1] === undefined ? null : parse(line[1].trim());
 }
 
 function statementKind(sql: string | null): ObservedAction["kind"] {
@@ -167,7 +191,8 @@ function readViewUncached(view: PolicyView): ReadView {
     const rows = result === null ? null : parseResultRows(result);
     const isError = result !== null && rows === null && isErrorReply(result);
     const columns = rows === null ? null : resultColumns(sql, headers);
-    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError });
+    const answer = sql === null ? answerOfReply(message) : null;
+    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError, answer });
     for (const row of rows ?? []) {
       row.forEach((cell, position) => {
         allCells.add(cell);
