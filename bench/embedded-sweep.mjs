@@ -14,6 +14,7 @@ import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js"
 import {
   defaultTrainerConfig,
   EmbeddedGrpoLearner,
+  embeddedLearnerOptions,
   evaluatePolicy,
   trainGrpo,
 } from "../packages/rescue-grpo/dist/index.js";
@@ -48,12 +49,7 @@ const policy = await createEmbeddedPolicy({
 });
 const learner = new EmbeddedGrpoLearner({
   policy,
-  learningRate: config.learningRate,
-  clip: config.clip,
-  klCoefficient: config.klCoefficient,
-  aggregation: config.aggregation,
-  epochs: config.epochs,
-  maxGradNorm: config.maxGradNorm,
+  ...embeddedLearnerOptions(config),
   ...JSON.parse(values.learner),
 });
 const evaluate = async () => {

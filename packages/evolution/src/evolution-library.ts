@@ -6,9 +6,9 @@ export interface EvolutionLibrary {
   hints: string[];
   /** Suffixes the error-recovery operators may append after a tool error. */
   toolErrorSuffixes: string[];
-  /** Re-prompt texts after an unparsable action. Placeholders `{reason}`, `{reply}`. */
+  /** Re-prompt texts after an unparsable action. Template fields `{reason}`, `{reply}`. */
   malformedActionTemplates: string[];
-  /** Prompts the verification operators may show before accepting a submit. Placeholder `{answer}`. */
+  /** Prompts the verification operators may show before accepting a submit. Template fields `{answer}`. */
   verificationPrompts: string[];
   /** Macro tools the tool-exposure operators may add. */
   macros: HarnessConfig["tools"]["macros"];

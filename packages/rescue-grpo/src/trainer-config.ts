@@ -96,3 +96,16 @@ export function defaultTrainerConfig(method: SamplingMethod, seed: number): Trai
     rescue: { k: 2, budget: 8, keepBaseNegative: true, reanchorEvery: 0 },
   };
 }
+
+/** The options of `EmbeddedGrpoLearner` a trainer config decides (the policy is added by the caller). */
+export function embeddedLearnerOptions(config: TrainerConfig) {
+  return {
+    learningRate: config.learningRate,
+    clip: config.clip,
+    klCoefficient: config.klCoefficient,
+    aggregation: config.aggregation,
+    epochs: config.epochs,
+    maxGradNorm: config.maxGradNorm,
+    adamEpsilon: config.adamEpsilon,
+  };
+}

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { readJsonl } from "@hs/harness";
 import { stepMetricsSchema, writeReport } from "@hs/report";
+import { rescueMethods } from "@hs/rescue-grpo";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
 
@@ -81,45 +82,36 @@ export function quickstartPlan(settings: QuickstartSettings) {
         String(settings.budget),
         "--out",
         run(method, seed),
-        ...(method === "grpo" || method === "dapo" ? [] : ["--pool", pool, "--profiles", profiles]),
+        ...((rescueMethods as readonly string[]).includes(method)
+          ? ["--pool", pool, "--profiles", profiles]
+          : []),
         ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
       ],
       log: log(`train-${method}-${seed}`),
     })),
   );
+  const evalArgs = (method: string, seed: number, ...extra: string[]) => [
+    "eval",
+    "--bench",
+    "dbbench",
+    "--harness",
+    "base",
+    "--policy",
+    `embedded:${run(method, seed)}`,
+    ...extra,
+    "--json",
+  ];
   const evaluate = settings.methods.flatMap((method) =>
     settings.seeds.map((seed) => ({
       name: `eval ${method} seed ${seed}`,
-      args: [
-        "eval",
-        "--bench",
-        "dbbench",
-        "--harness",
-        "base",
-        "--policy",
-        `embedded:${run(method, seed)}`,
-        "--json",
-      ],
+      args: evalArgs(method, seed),
       log: log(`eval-${method}-${seed}`),
     })),
   );
   const rankOne = settings.methods.includes("harness-s")
     ? settings.seeds.map((seed) => ({
         name: `rank-1 harness-s seed ${seed}`,
-        args: [
-          "eval",
-          "--bench",
-          "dbbench",
-          "--harness",
-          "base",
-          "--policy",
-          `embedded:${run("harness-s", seed)}`,
-          "--rank1",
-          pool,
-          "--profiles",
-          profiles,
-          "--json",
-        ],
+        args: evalArgs("harness-s", seed, "--rank1", pool, "--profiles", profiles),
         log: log(`rank1-${seed}`),
       }))
     : [];

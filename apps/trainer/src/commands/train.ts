@@ -5,6 +5,7 @@ import { readProfileSet, writeProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
   EmbeddedGrpoLearner,
+  embeddedLearnerOptions,
   samplingMethods,
   type TrainerConfig,
   trainGrpo,
@@ -120,16 +121,7 @@ Options:
       seed,
       hiddenSizes: [integerOption(args, "hidden", 32)],
     });
-    const learner = new EmbeddedGrpoLearner({
-      policy,
-      learningRate: config.learningRate,
-      clip: config.clip,
-      klCoefficient: config.klCoefficient,
-      aggregation: config.aggregation,
-      epochs: config.epochs,
-      maxGradNorm: config.maxGradNorm,
-      adamEpsilon: config.adamEpsilon,
-    });
+    const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
     );

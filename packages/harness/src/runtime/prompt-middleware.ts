@@ -4,7 +4,7 @@ import type { Task } from "../spec/task.js";
 import type { ToolSpec } from "../spec/tool.js";
 import { fillTemplate, metadataValues } from "./template.js";
 
-/** Describes tools in plain text for the `{tools}` placeholder of the system prompt. */
+/** Describes tools in plain text for the `{tools}` template field of the system prompt. */
 export function describeTools(tools: readonly ToolSpec[]): string {
   return tools
     .map((tool) => {

@@ -1,10 +1,10 @@
 import { InvalidInputError } from "../spec/errors.js";
 
-const placeholder = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}/g;
+const templateField = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}/g;
 
 /**
- * Replaces `{name}` placeholders with values. A `{metadata.KEY}` whose key is missing is an error
- * (the harness promises the policy a field the task does not have); other unknown placeholders are
+ * Replaces `{name}` template fields with values. A `{metadata.KEY}` whose key is missing is an error
+ * (the harness promises the policy a field the task does not have); other unknown template fields are
  * left as written, so prompts may contain literal braces.
  */
 export function fillTemplate(
@@ -12,13 +12,16 @@ export function fillTemplate(
   values: Readonly<Record<string, string>>,
   field = "template",
 ): string {
-  return template.replace(placeholder, (whole, name: string) => {
+  return template.replace(templateField, (whole, name: string) => {
     const value = values[name];
     if (value !== undefined) return value;
     if (name.startsWith("metadata.")) {
-      throw new InvalidInputError(`placeholder ${whole} names task metadata that this task does not have`, {
-        field,
-      });
+      throw new InvalidInputError(
+        `template field ${whole} names task metadata that this task does not have`,
+        {
+          field,
+        },
+      );
     }
     return whole;
   });

@@ -19,7 +19,7 @@ export const promptSectionSchema = z.object({
   /** System message. `{tools}` is replaced by a description of the exposed tools. */
   system: z.string(),
   /**
-   * First user message. Placeholders: `{instruction}` and any `{metadata.KEY}` of the task
+   * First user message. Template fields: `{instruction}` and any `{metadata.KEY}` of the task
    * (e.g. `{metadata.tableName}`). A `{metadata.KEY}` the task lacks is an error at episode start;
    * other unknown `{name}`s stay as written.
    */
@@ -75,9 +75,9 @@ export const contextSectionSchema = z.object({
 
 /** What follows a tool error or an unparsable action. Fix direction `error-recovery`. */
 export const errorRecoverySectionSchema = z.object({
-  /** Rendering of a tool error. Placeholders: `{error}`, `{tool}`. */
+  /** Rendering of a tool error. Template fields: `{error}`, `{tool}`. */
   toolErrorTemplate: z.string(),
-  /** Re-prompt after an unparsable action. Placeholders: `{reason}`, `{reply}`. */
+  /** Re-prompt after an unparsable action. Template fields: `{reason}`, `{reply}`. */
   malformedActionTemplate: z.string(),
   /** How many consecutive unparsable actions are re-prompted before the episode fails. */
   maxReprompts: z.number().int().nonnegative(),
@@ -97,7 +97,7 @@ export const budgetSectionSchema = z.object({
 export const macroStepSchema = z.object({
   /** Environment tool to call. */
   tool: z.string(),
-  /** Arguments; string values may use `{param}` placeholders filled from the macro's arguments. */
+  /** Arguments; string values may use `{param}` template fields filled from the macro's arguments. */
   arguments: z.record(z.string(), z.unknown()),
 });
 
@@ -126,7 +126,7 @@ export const verificationSectionSchema = z.object({
   /** Whether the check runs. */
   enabled: z.boolean(),
   /**
-   * Shown instead of submitting the first time the policy submits. Placeholder `{answer}`. The next
+   * Shown instead of submitting the first time the policy submits. Template fields `{answer}`. The next
    * submit is accepted.
    */
   prompt: z.string(),
