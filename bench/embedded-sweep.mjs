@@ -63,6 +63,7 @@ const curve = [];
 const every = Number(values["eval-every"]);
 const started = Date.now();
 let trainMs = 0;
+const trainSuccess = [];
 const summary = await trainGrpo(
   {
     benchmark,
@@ -73,6 +74,7 @@ const summary = await trainGrpo(
     outDirectory: await mkdtemp(join(tmpdir(), "hs-sweep-")),
     onStep: (metrics) => {
       trainMs += metrics.wallMs;
+      trainSuccess.push(metrics.success);
     },
     afterStep: async (step) => {
       if (every > 0 && step % every === 0) curve.push([step, (await evaluate()).overall]);
@@ -92,6 +94,11 @@ console.log(
     dev: final.overall,
     perCategory: final.per,
     curve,
+    // mean sampled success of the base rollouts, per block of 8 steps
+    trainSuccess: Array.from({ length: Math.ceil(trainSuccess.length / 8) }, (_, block) => {
+      const part = trainSuccess.slice(block * 8, block * 8 + 8);
+      return Number((part.reduce((sum, value) => sum + value, 0) / part.length).toFixed(3));
+    }),
     trainSeconds: trainMs / 1000,
     totalSeconds: (Date.now() - started) / 1000,
     steps: summary.steps,

@@ -42,6 +42,11 @@ export interface EmbeddedPolicyOptions {
   id?: string;
   /** Start the linear term from the grammar's prior when it has one (default true). */
   usePrior?: boolean;
+  /**
+   * Factor on the prior (default 2): an inverse sampling temperature for the untrained policy. Greedy
+   * choices do not depend on it; sampled ones concentrate on what the prior prefers as it grows.
+   */
+  priorScale?: number;
 }
 
 /** One decision replayed from a stored trace. */
@@ -102,7 +107,7 @@ export class EmbeddedPolicy implements PolicyV1 {
       seed: options.seed,
     };
     if (options.usePrior !== false && options.grammar.prior !== undefined)
-      config.prior = [...options.grammar.prior];
+      config.prior = options.grammar.prior.map((weight) => weight * (options.priorScale ?? 2));
     this.network = new DecisionNetwork(config);
     this.origin = `seed${options.seed}`;
   }

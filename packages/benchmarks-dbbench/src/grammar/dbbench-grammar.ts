@@ -16,11 +16,16 @@ import {
 } from "./features.js";
 import { type ViewGuidance, viewGuidance } from "./guidance.js";
 import {
+  columnRole,
   contentWords,
+  entityFit,
   headerKind,
   nearness,
   type QuestionStructure,
   questionStructure,
+  type SpanRole,
+  setCueCount,
+  valueRole,
   valueShape,
 } from "./question-structure.js";
 import { type ReadView, readView } from "./read-view.js";
@@ -116,7 +121,7 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
   context["last-error"] = last?.isError === true ? 1 : 0;
   context["last-empty"] = last?.rows?.length === 0 ? 1 : 0;
   context["has-result"] = read.actions.some(
-    (action) => action.kind === "select" && (action.rows?.length ?? 0) > 0,
+    (action) => action.kind === "select" && !isExplore(action.sql) && (action.rows?.length ?? 0) > 0,
   )
     ? 1
     : 0;
@@ -191,6 +196,18 @@ function words(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
 }
 
+/** Words of the request rather than of the data (a value made of them is not a value). */
+const requestWords = new Set(
+  "update updated updating set change changed modify modified insert inserted record recorded add added column columns table row rows field fields value values equals equal named called database entry data new reflect indicate".split(
+    " ",
+  ),
+);
+
+/** Whether SQL only looks at the data (a preview or the distinct values of a column, no filter). */
+function isExplore(sql: string | null): boolean {
+  return sql !== null && /^\s*select\s+(distinct\b|\*\s+from)/i.test(sql) && !/\bwhere\b/i.test(sql);
+}
+
 const numberPattern = /^-?\d[\d,]*(\.\d+)?%?$/;
 
 function columnCells0(read: ReadView, column: string | null): Set<string> | undefined {
@@ -222,6 +239,24 @@ function unexploredFailedColumns(read: ReadView): string[] {
   return read.headers.filter(
     (header) => clause.includes(quoteIdentifier(header).toLowerCase()) && !read.cellsByColumn.has(header),
   );
+}
+
+/**
+ * Which role a decision wants its column or value to play: `set` for SET columns and values, `filter`
+ * for WHERE and condition slots, `not-filter` for the select column, null where roles do not apply.
+ */
+function roleSignOf(decision: string): "set" | "filter" | "not-filter" | null {
+  if (decision.startsWith("set-")) return "set";
+  if (/^(where-|condition-(column|value)|explore-target)/.test(decision)) return "filter";
+  return decision === "select-column" ? "not-filter" : null;
+}
+
+function roleFit(sign: ReturnType<typeof roleSignOf>, role: () => SpanRole): number {
+  if (sign === null) return 0;
+  const { set, filter } = role();
+  if (sign === "set") return set - filter;
+  if (sign === "filter") return filter - set;
+  return -filter;
 }
 
 /** The decision with guidance features written over its options. */
@@ -378,7 +413,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     extra: readonly string[] = [],
   ): Decision => {
     const { read, values } = context;
-    const conditionRole = /^(condition-column|set-column|where-column)/.test(name);
+    const conditionRole = /^(condition-column|set-column|where-column|explore-target)/.test(name);
+    const roleSign = roleSignOf(name);
     const optionsList: DecisionOption[] = read.headers.map((header, index) => {
       const fixed = staticColumnFeatures(context, header, index);
       const cells = read.cellsByColumn.get(header);
@@ -408,6 +444,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         "column-near-value": conditionRole ? fixed.nearValue : 0,
         "column-after-wh": name === "select-column" ? fixed.afterWh : 0,
         "column-failed": failed,
+        "column-role-fit": roleFit(roleSign, () => columnRole(context.structure, header)),
       });
     });
     extra.forEach((item, index) => {
@@ -475,6 +512,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     }
     if (pool.length === 0) pool = [{ text: "", length: 0, start: -1, source: "quoted" }];
     const total = Math.max(1, questionTokens.length);
+    const roleSign = roleSignOf(name);
     return {
       name,
       options: pool.map((value) => {
@@ -497,6 +535,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           const near = column === null ? { after: 0, before: 0 } : nearness(structure, column, value.text);
           const valueContent = contentWords(value.text);
           const others = otherHeaderWords();
+          const entity = value.start < 0 ? { entity: 0, part: 0 } : entityFit(structure, value.text);
           fixed = featurePairs({
             "value-length": Math.min(value.length, 12) / 12,
             "value-quoted": value.source === "quoted" ? 1 : 0,
@@ -518,6 +557,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
               valueContent.length === 0
                 ? 0
                 : valueContent.filter((word) => structure.tableWords.has(word)).length / valueContent.length,
+            "value-request-words":
+              valueWords.length === 0
+                ? 0
+                : valueWords.filter((word) => requestWords.has(word)).length / valueWords.length,
+            "value-entity": entity.entity,
+            "value-entity-part": entity.part,
             "value-mentions-other-column":
               valueContent.length === 0
                 ? 0
@@ -563,6 +608,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-type-fit": typeFit,
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
           "value-failed": failed,
+          "value-role-fit": roleFit(roleSign, () => valueRole(structure, value.text)),
         });
       }),
     };
@@ -615,7 +661,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     if (kindLabel === null) {
       const question = cue("is-question") === 1 && cue("cue-insert") === 0 && cue("cue-update") === 0;
       const fits: Record<string, number> = {
-        explore: question && cue("did-explore") === 0 && cue("has-result") === 0 ? 0.3 : 0,
+        explore: question && cue("did-explore") === 0 && cue("has-result") === 0 ? 1.5 : 0,
         query: question && cue("has-result") === 0 ? 1 : question && cue("last-error") === 1 ? 0.5 : 0,
         insert: cue("cue-insert") === 1 && cue("did-modify") === 0 ? 1 : 0,
         update: cue("cue-update") === 1 && cue("cue-insert") === 0 && cue("did-modify") === 0 ? 1 : 0,
@@ -648,6 +694,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             const query = item === "query";
             return {
               "guide-explore": explore && item === "explore" ? 1 : 0,
+              "answer-pressure": answer ? Math.min(1, Math.max(0, read.actions.length - 2) / 4) : 0,
               "guide-query-first": queryFirst ? (answer ? -1 : query ? 1 : 0) : 0,
               "guide-modify-answer": modifyAnswer && answer ? 1 : 0,
               "guide-fix-error": advice.fixError ? (answer ? -1 : query ? 1 : 0) : 0,
@@ -840,7 +887,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           const decision = columnOptions("set-column", context, setColumns);
           const options = decision.options.filter((entry) => remaining.includes(labelValue(entry.label)));
           if (setColumns.length > 0) {
-            options.push(option("column:(where)", { "category-0": 1, "option-fit": 1 }, context));
+            const complete = setColumns.length >= Math.max(1, setCueCount(context.structure)) ? 1 : 0;
+            options.push(
+              option(
+                "column:(where)",
+                { "category-0": 1, "option-fit": 1, "set-complete": complete },
+                context,
+              ),
+            );
           }
           return ask({ name: setColumns.length === 0 ? "set-column-first" : "set-column", options });
         }
@@ -855,7 +909,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         if (setColumns.length >= maxSetColumns || setColumns.length >= read.headers.length) break;
       }
       const whereLabel = walk.take();
-      if (whereLabel === null) return ask(columnOptions("where-column", context, setColumns));
+      if (whereLabel === null) {
+        // a filter on a column the statement sets is rare; the WHERE column is one it does not set
+        const decision = columnOptions("where-column", context, setColumns);
+        const unset = decision.options.filter((entry) => !setColumns.includes(labelValue(entry.label)));
+        return ask(unset.length === 0 ? decision : { name: decision.name, options: unset });
+      }
       const whereColumn = labelValue(whereLabel);
       const whereValueLabel = walk.take();
       if (whereValueLabel === null)

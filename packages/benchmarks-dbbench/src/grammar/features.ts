@@ -41,6 +41,11 @@ export const featureNames = [
   "column-after-wh",
   "column-failed",
   "column-key",
+  // how the question uses the column against what the decision needs (+1 a new value's column in SET,
+  // a filter's column in WHERE; -1 the other way round): `set X to V` versus `where X is V`
+  "column-role-fit",
+  // on the option that ends an UPDATE's SET list: as many columns are set as the question states new values
+  "set-complete",
   // value options
   "value-length",
   "value-quoted",
@@ -67,11 +72,20 @@ export const featureNames = [
   "value-shape-seen",
   "value-failed",
   "value-mentions-other-column",
+  // the same for a value: after `to`/`as`/`be` (a new value) versus after `where`/`for`/`of`/`is` (a filter)
+  "value-role-fit",
+  // the value is a whole name or date as written (`Grand Prix of Atlanta`), or only a part of one
+  "value-entity",
+  "value-entity-part",
+  // share of the value's words that are words of the request itself (update, set, column, table, equals...)
+  "value-request-words",
   // result options (answers)
   "result-recency",
   "result-rows",
   "result-single-cell",
   "result-aggregate",
+  // on the answer option: how many actions the episode has taken (0 up to two, 1 from six)
+  "answer-pressure",
   // the grammar's heuristic fit of a categorical option to the view (e.g. COUNT after "how many")
   "option-fit",
   // where the option stands in its decision (0 first, 1 last): the prior's explicit tie-break
@@ -140,26 +154,33 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "column-near-value": 2.5,
   "column-after-wh": 1.5,
   "column-failed": -0.5,
-  "value-near-column": 3,
-  "value-before-column": 1.5,
+  "value-near-column": 4,
+  "value-before-column": 3.5,
   "value-maximal": 2.5,
   "value-bounded": 1,
   "value-in-column-cells": 2.5,
   "value-in-any-cells": 0.5,
   "value-shape-seen": 0.5,
   "value-type-fit": 1,
-  "value-overlaps-header": -1,
+  "value-overlaps-header": -2.5,
   "value-mentions-other-column": -2,
-  "value-overlaps-table": -2,
+  "value-overlaps-table": -4,
   "value-in-order": 1,
-  "value-next-in-order": 2,
+  "value-next-in-order": 3,
   "value-case-variant": -2,
-  "value-used": -2.5,
+  "value-used": -4,
   "value-failed": -2,
   "value-length": -2.5,
   "value-quoted": 1.5,
   "value-from-cell": -1,
   "value-proper": 1.5,
+  "column-role-fit": 2,
+  "set-complete": 3,
+  "answer-pressure": 3,
+  "value-role-fit": 1.5,
+  "value-entity": 1.5,
+  "value-entity-part": -1.5,
+  "value-request-words": -3,
   "result-recency": 2,
   "result-aggregate": 0.5,
   // follow what the view says, as an instruction-following reader would; each is 0 without guidance

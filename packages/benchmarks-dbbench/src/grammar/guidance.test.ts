@@ -1,7 +1,6 @@
 import type { ChatMessage, PolicyView } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { baseScenarios, greedyAction } from "./__fixtures__/guidance-scenarios.js";
-import { recordedBaseActions } from "./__fixtures__/recorded-base-actions.js";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
 import { featureIndex, featureNames, priorVector } from "./features.js";
@@ -46,9 +45,12 @@ function probability(view: PolicyView, chosen: string[], label: string): number 
 }
 
 describe("guidance features", () => {
-  it("are 0 on every option of base-harness views, whose greedy actions match the recorded ones", () => {
+  it("are 0 on every option of base-harness views, so their weights do not change base actions", () => {
+    const withoutGuidance = prior.map((weight, index) =>
+      guideFeatures.includes(featureNames[index] as (typeof guideFeatures)[number]) ? 0 : weight,
+    );
     for (const { name, view } of baseScenarios()) {
-      expect(greedyAction(grammar, view, prior), name).toBe(recordedBaseActions[name]);
+      expect(greedyAction(grammar, view, prior), name).toBe(greedyAction(grammar, view, withoutGuidance));
       const chosen: string[] = [];
       for (let step = grammar.next(view, chosen); !step.done; step = grammar.next(view, chosen)) {
         for (const option of step.decision.options)
@@ -64,9 +66,10 @@ describe("guidance features", () => {
     const hinted = withHints(base, [
       "Preview the distinct values of a condition column before filtering on it.",
     ]);
-    expect(probability(hinted, [], "kind:explore")).toBeGreaterThan(0.5);
-    expect(probability(base, [], "kind:explore")).toBeLessThan(0.5);
-    expect(greedyAction(grammar, hinted, prior)).toContain("SELECT DISTINCT");
+    expect(probability(hinted, [], "kind:explore")).toBeGreaterThan(
+      probability(base, [], "kind:explore") + 0.1,
+    );
+    expect(greedyAction(grammar, hinted, prior)).toContain("SELECT DISTINCT `Termination of Mission`");
   });
 
   it("after [] with the empty-result hint, explores the failed condition column", () => {

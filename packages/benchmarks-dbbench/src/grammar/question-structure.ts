@@ -29,6 +29,8 @@ export interface QuestionStructure {
   maximal: Map<string, number>;
   /** Value candidates bounded by punctuation, quotes or the question's edges on both sides. */
   bounded: Map<string, number>;
+  /** Named-entity runs: capitalised words or numbers joined by connectors, and dates (token spans). */
+  entities: Mention[];
 }
 
 /** A word in comparable form (lower case, a plural `s` dropped). */
@@ -140,6 +142,7 @@ export function questionStructure(read: ReadView, values: readonly ValueCandidat
   return {
     tokens,
     isWord,
+    entities: entityRuns(tokens),
     mentions,
     tableWords: new Set(contentWords(read.table)),
     whIndex,
@@ -212,4 +215,161 @@ function computeNearness(
       if (mention.start > end) before = Math.max(before, gapScore(gapBetween(structure, end, mention.start)));
     }
   return { after, before };
+}
+
+/** How a span of the question is used: as a new value (`set X to V`) or as a filter (`where X is V`). */
+export interface SpanRole {
+  /** 1 when the nearest cue before the span says "new value" (to, be, now, =) or, for a column, a change verb. */
+  set: number;
+  /** 1 when the nearest cue says "filter" (where, for, whose, with, of, when, equals, named, has). */
+  filter: number;
+}
+
+const setCues = new Set(["to", "be", "now", "="]);
+const changeVerbs =
+  /^(set|change|changed|update|updated|modify|modified|alter|altered|replace|replaced|correct|corrected|make)$/i;
+const filterCues = new Set([
+  "where",
+  "for",
+  "whose",
+  "with",
+  "of",
+  "when",
+  "equals",
+  "equal",
+  "named",
+  "has",
+  "had",
+]);
+const clauseBreak = /^[,;.!?()]$/;
+
+/** The nearest role cue in the few tokens before `start` (not across a comma or sentence break). */
+export function roleBefore(structure: QuestionStructure, start: number, column: boolean): SpanRole {
+  for (let index = start - 1; index >= Math.max(0, start - 5); index--) {
+    const text = (structure.tokens[index]?.text ?? "").toLowerCase();
+    if (clauseBreak.test(text)) break;
+    if (setCues.has(text)) return column ? { set: 0, filter: 0 } : { set: 1, filter: 0 };
+    if (column && changeVerbs.test(text)) return { set: 1, filter: 0 };
+    if (filterCues.has(text)) return { set: 0, filter: 1 };
+  }
+  return { set: 0, filter: 0 };
+}
+
+/** How many new values the question states (`to V`, `be V`, `now V`; `to be V` counts once). */
+export function setCueCount(structure: QuestionStructure): number {
+  let count = 0;
+  structure.tokens.forEach((token, index) => {
+    const text = token.text.toLowerCase();
+    if (!setCues.has(text)) return;
+    const next = (structure.tokens[index + 1]?.text ?? "").toLowerCase();
+    if (setCues.has(next) || clauseBreak.test(next) || next === "") return;
+    count++;
+  });
+  return count;
+}
+
+/** Whether a column mention is followed, within three tokens, by `to`/`be` (a new value follows). */
+export function setCueAfter(structure: QuestionStructure, end: number): number {
+  for (let index = end + 1; index <= Math.min(structure.tokens.length - 1, end + 3); index++) {
+    const text = (structure.tokens[index]?.text ?? "").toLowerCase();
+    if (clauseBreak.test(text)) return 0;
+    if (text === "to" || text === "be") return 1;
+  }
+  return 0;
+}
+
+/** The strongest roles over a column's mentions. */
+export function columnRole(structure: QuestionStructure, column: string): SpanRole {
+  let set = 0;
+  let filter = 0;
+  for (const mention of structure.mentions.get(column) ?? []) {
+    const before = roleBefore(structure, mention.start, true);
+    set = Math.max(set, before.set, setCueAfter(structure, mention.end));
+    filter = Math.max(filter, before.filter);
+  }
+  return { set, filter };
+}
+
+/** The strongest roles over a value's occurrences. */
+export function valueRole(structure: QuestionStructure, text: string): SpanRole {
+  let set = 0;
+  let filter = 0;
+  for (const occurrence of structure.occurrences.get(text) ?? []) {
+    const before = roleBefore(structure, occurrence.start, false);
+    set = Math.max(set, before.set);
+    filter = Math.max(filter, before.filter);
+  }
+  return { set, filter };
+}
+
+const connectors = new Set([
+  "of",
+  "the",
+  "de",
+  "del",
+  "da",
+  "van",
+  "der",
+  "von",
+  "du",
+  "la",
+  "le",
+  "and",
+  "&",
+  "for",
+  "y",
+]);
+const leadWords =
+  /^(set|change|update|modify|insert|add|record|what|which|who|how|list|name|give|tell|find|show|on|in|at|the|a|an|for|if|when|where|after|before|during|from|with|by)$/i;
+const months = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
+
+/**
+ * Runs of capitalised words or numbers (`Grand Prix of Atlanta`, `University of Santo Tomas`) that
+ * lowercase connectors may join, and dates (`August 3, 2004`, `2 January 1944`): the phrases a reader
+ * takes as one name. A run does not start with a question or command word.
+ */
+export function entityRuns(tokens: readonly { text: string }[]): Mention[] {
+  const capital = (index: number) => /^[\p{Lu}\p{N}]/u.test(tokens[index]?.text ?? "");
+  const runs: Mention[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    if (!capital(index) || leadWords.test(tokens[index]?.text ?? "")) {
+      index++;
+      continue;
+    }
+    const start = index;
+    let end = index;
+    let probe = index + 1;
+    while (probe < tokens.length) {
+      const text = tokens[probe]?.text ?? "";
+      if (capital(probe)) {
+        end = probe;
+        probe++;
+      } else if (connectors.has(text.toLowerCase()) && capital(probe + 1)) {
+        probe++;
+      } else if (
+        text === "," &&
+        months.test(tokens[end - 1]?.text ?? "") &&
+        /^\d{4}$/.test(tokens[probe + 1]?.text ?? "")
+      ) {
+        probe++;
+      } else break;
+    }
+    runs.push({ start, end });
+    index = end + 1;
+  }
+  return runs;
+}
+
+/** Whether a value's span is a whole entity run (`entity`) or a strict part of one (`part`). */
+export function entityFit(structure: QuestionStructure, text: string): { entity: number; part: number } {
+  let entity = 0;
+  let part = 0;
+  for (const occurrence of structure.occurrences.get(text) ?? []) {
+    for (const run of structure.entities) {
+      if (occurrence.start === run.start && occurrence.end === run.end) entity = 1;
+      else if (occurrence.start >= run.start && occurrence.end <= run.end) part = 1;
+    }
+  }
+  return { entity, part: entity === 1 ? 0 : part };
 }
