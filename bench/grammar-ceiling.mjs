@@ -198,9 +198,16 @@ function oraclePolicy(gold, temperature, paths) {
         let index = scores.indexOf(Math.max(...scores));
         if (temperature > 0) {
           const weights = scores.map((value) => Math.exp(value / temperature));
-          let pick = random() * weights.reduce((sum, weight) => sum + weight, 0);
-          index = weights.findIndex((weight) => (pick -= weight) <= 0);
-          if (index < 0) index = options.length - 1;
+          const target = random() * weights.reduce((sum, weight) => sum + weight, 0);
+          let cumulative = 0;
+          index = options.length - 1;
+          for (let option = 0; option < weights.length; option++) {
+            cumulative += weights[option];
+            if (cumulative >= target) {
+              index = option;
+              break;
+            }
+          }
         }
         records.push({
           name,
