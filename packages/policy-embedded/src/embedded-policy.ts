@@ -14,7 +14,7 @@ import { z } from "zod";
 import { initializeBackend, tf } from "./backend.js";
 import { DecisionNetwork, type DecisionNetworkConfig } from "./decision-network.js";
 import { type DecisionRows, toDecisionRows } from "./decision-rows.js";
-import { createRandom, hashString, mixSeed } from "./seeded-random.js";
+import { createRandom } from "./seeded-random.js";
 
 /** What the embedded policy stores in `PolicyAction.trace`: enough to replay its decisions. */
 export const embeddedTraceSchema = z.object({
@@ -131,7 +131,9 @@ export class EmbeddedPolicy implements PolicyV1 {
     await initializeBackend();
     const greedy = options.mode === "greedy";
     const messagesJson = JSON.stringify(view.messages);
-    const random = createRandom(mixSeed(options.seed, hashString(messagesJson)));
+    // the draws depend on the seed alone, not on the view: under two harnesses the same seed draws the
+    // same numbers, so an episode changes only where the harness changes the scores (paired comparison)
+    const random = createRandom(options.seed);
     const viewKey = `${view.actionFormat}\u0001${JSON.stringify(view.tools)}\u0001${messagesJson}`;
     this.checkScoreCache();
     const labels: string[] = [];
