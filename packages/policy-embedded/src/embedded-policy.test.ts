@@ -31,6 +31,17 @@ describe("EmbeddedPolicy", () => {
     policy.dispose();
   });
 
+  it("draws the same numbers under a view that differs only where the grammar does not look", async () => {
+    const policy = await createEmbeddedPolicy({ grammar, seed: 5 });
+    const other = {
+      ...view,
+      messages: [{ role: "system" as const, content: "a sibling's system text" }, ...view.messages.slice(1)],
+    };
+    for (let seed = 0; seed < 20; seed++)
+      expect((await policy.act(other, { seed })).content).toBe((await policy.act(view, { seed })).content);
+    policy.dispose();
+  });
+
   it("scores a repeated view from its cache only while the weights are unchanged", async () => {
     const policy = await createEmbeddedPolicy({ grammar, seed: 7 });
     const copy = toyView("please add 3 or 7 or 11 to the pile of words here");
@@ -93,6 +104,21 @@ describe("EmbeddedPolicy", () => {
       expect(table[chosen[index] ?? -1]).toBe(best);
     }
     policy.dispose();
+  });
+
+  it("scales the prior by priorScale: the same greedy action, sharper sampling", async () => {
+    const withPrior = {
+      ...grammar,
+      prior: Array.from({ length: grammar.featureCount }, (_, index) => (index % 3) - 1),
+    };
+    const soft = await createEmbeddedPolicy({ grammar: withPrior, seed: 2, priorScale: 1 });
+    const sharp = await createEmbeddedPolicy({ grammar: withPrior, seed: 2, priorScale: 3 });
+    const softGreedy = await soft.act(view, { seed: 1, mode: "greedy" });
+    const sharpGreedy = await sharp.act(view, { seed: 1, mode: "greedy" });
+    expect(sharpGreedy.content).toBe(softGreedy.content);
+    expect(sharpGreedy.logprob ?? 0).toBeGreaterThan(softGreedy.logprob ?? 0);
+    soft.dispose();
+    sharp.dispose();
   });
 
   it("returns tool calls only for the native tool-call format", async () => {
