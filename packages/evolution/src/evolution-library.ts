@@ -47,6 +47,8 @@ export const dbbenchLibrary: EvolutionLibrary = {
     "For counting questions use COUNT(*) and answer with the number only.",
     "For INSERT or UPDATE tasks, execute the statement, then answer with an empty list.",
     "Preview the distinct values of a condition column before filtering on it.",
+    "The value after 'to' is the new value; the rows to change or read are the ones named after 'for', 'of' or 'where'.",
+    "Use each name or date whole, as the question writes it (the full name, not a part of it).",
   ],
   toolErrorSuffixes: [
     "Check the table and column names (use backquotes) and run a corrected query.",

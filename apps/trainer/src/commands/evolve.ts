@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import {
   conventionsFor,
   createLlmClassifier,
@@ -85,6 +86,8 @@ Options:
     const out = stringOption(args, "out");
     if (bench === undefined) throw new UsageError("--bench is required");
     if (out === undefined) throw new UsageError("--out pool.json is required");
+    // the output directory exists before the long run, so a missing one cannot lose its result
+    await mkdir(dirname(resolve(out)), { recursive: true });
     const directions = parseDirections(stringOption(args, "directions"));
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(bench);

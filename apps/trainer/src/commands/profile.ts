@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { conventionsFor, createRuleClassifier, readPool } from "@hs/evolution";
 import { appendTrajectories } from "@hs/harness";
 import { profilePool, writeProfileSet } from "@hs/profiles";
@@ -44,6 +45,8 @@ Options:
     if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
     if (spec === undefined) throw new UsageError("--policy SPEC is required");
     if (out === undefined) throw new UsageError("--out profiles.json is required");
+    // the output directory exists before the long run, so a missing one cannot lose its result
+    await mkdir(dirname(resolve(out)), { recursive: true });
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(pool.benchmark);

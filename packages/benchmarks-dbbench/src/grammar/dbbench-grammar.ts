@@ -259,6 +259,10 @@ function roleFit(sign: ReturnType<typeof roleSignOf>, role: () => SpanRole): num
   return -filter;
 }
 
+function wholeNameFit(fit: { entity: number; part: number }): number {
+  return fit.entity - fit.part;
+}
+
 /** The decision with guidance features written over its options. */
 function guide(
   decision: Decision,
@@ -445,6 +449,9 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         "column-after-wh": name === "select-column" ? fixed.afterWh : 0,
         "column-failed": failed,
         "column-role-fit": roleFit(roleSign, () => columnRole(context.structure, header)),
+        "guide-roles": context.guidance.roles
+          ? roleFit(roleSign, () => columnRole(context.structure, header))
+          : 0,
       });
     });
     extra.forEach((item, index) => {
@@ -609,6 +616,13 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
           "value-failed": failed,
           "value-role-fit": roleFit(roleSign, () => valueRole(structure, value.text)),
+          "guide-roles": context.guidance.roles
+            ? roleFit(roleSign, () => valueRole(structure, value.text))
+            : 0,
+          "guide-whole-names":
+            context.guidance.wholeNames && value.start >= 0
+              ? wholeNameFit(entityFit(structure, value.text))
+              : 0,
         });
       }),
     };

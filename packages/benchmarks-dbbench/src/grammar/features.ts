@@ -99,6 +99,8 @@ export const featureNames = [
   "guide-fix-error",
   "guide-check-confirm",
   "guide-check-revise",
+  "guide-roles",
+  "guide-whole-names",
   "bias",
 ] as const;
 
@@ -192,6 +194,8 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "guide-fix-error": 2,
   "guide-check-confirm": 1,
   "guide-check-revise": 3,
+  "guide-roles": 3,
+  "guide-whole-names": 3,
 };
 
 /** `priorWeights` as a vector in feature order. */

@@ -154,4 +154,30 @@ describe("guidance features", () => {
     expect(probability(wrong, [], "kind:answer")).toBeLessThan(probability(unchecked, [], "kind:answer"));
     expect(probability(wrong, [], "kind:query")).toBeGreaterThan(probability(unchecked, [], "kind:query"));
   });
+
+  it("a hint on roles marks filter values in WHERE slots; one on whole names marks whole names over parts", () => {
+    const base = v02View(
+      "Change the country of Central Park Tower in the Skyscraper Database to Canada.",
+      "Skyscraper Database",
+      ["Building", "Country", "City"],
+    );
+    const hinted = withHints(base, [
+      "The value after 'to' is the new value; the rows to change or read are the ones named after 'for', 'of' or 'where'.",
+      "Use each name or date whole, as the question writes it (the full name, not a part of it).",
+    ]);
+    const step = grammar.next(hinted, [
+      "kind:update",
+      "column:Country",
+      "value:Canada",
+      "column:(where)",
+      "column:Building",
+    ]);
+    if (step.done) throw new Error("expected the WHERE value decision");
+    const feature = (label: string, name: string) =>
+      step.decision.options.find((option) => option.label === label)?.features[featureIndex.get(name) ?? -1];
+    expect(feature("value:Central Park Tower", "guide-roles")).toBe(1);
+    expect(feature("value:Canada", "guide-roles")).toBe(-1);
+    expect(feature("value:Central Park Tower", "guide-whole-names")).toBe(1);
+    expect(feature("value:Park Tower", "guide-whole-names")).toBe(-1);
+  });
 });

@@ -14,6 +14,10 @@ export interface ViewGuidance {
   modifyThenEmpty: boolean;
   /** Answer exactly as the query returned it. */
   answerAsReturned: boolean;
+  /** New values follow `to`; the rows to change or read are the ones named after `for`, `of` or `where`. */
+  roles: boolean;
+  /** Use a name or date whole, as the question writes it, not a part of it. */
+  wholeNames: boolean;
   /** The last reply is an error that says to correct the query rather than answer. */
   fixError: boolean;
   /** The last answer was held for a check (null when it was not). */
@@ -74,6 +78,8 @@ export function viewGuidance(read: ReadView): ViewGuidance {
     countStar: /count\(\*\)/.test(text),
     modifyThenEmpty: /(insert|update)[^.\n]{0,60}answer with an empty list/.test(text),
     answerAsReturned: /answer[^.\n]{0,30}exactly as the query returned/.test(text),
+    roles: /after ['"‘]?to['"’]?[^.\n]{0,40}new value/.test(text),
+    wholeNames: /(name|date|phrase)[^.\n]{0,20} whole\b|not a part of it/.test(text),
     fixError:
       last?.isError === true &&
       /do not answer|run (a )?corrected query|run it again|correct it/.test(lastReply),
