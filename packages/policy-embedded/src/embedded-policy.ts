@@ -301,8 +301,14 @@ export class EmbeddedPolicy implements PolicyV1 {
       saved.decisionBuckets !== config.decisionBuckets ||
       saved.hiddenSizes.join(",") !== config.hiddenSizes.join(",")
     ) {
+      const shape = (of: typeof saved) =>
+        `${of.featureCount} features, ${of.decisionBuckets} decision buckets, hidden ${JSON.stringify(of.hiddenSizes)}`;
+      const grammarChanged =
+        saved.featureCount !== config.featureCount
+          ? " (the grammar's features changed since it was saved)"
+          : "";
       throw new InvalidInputError(
-        `network shape ${JSON.stringify(saved)} does not match this policy's ${JSON.stringify(config)}`,
+        `the saved network has ${shape(saved)}; this policy has ${shape(config)}${grammarChanged}`,
         { file: path, field: "config" },
       );
     }
