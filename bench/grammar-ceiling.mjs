@@ -2,8 +2,7 @@
 // grading? An oracle policy (this script only; it reads the gold SQL, which no policy may) scores each
 // option of each decision by its agreement with the task's gold statement, takes the best first and
 // then samples around it, up to `--attempts` episodes per task under the base harness.
-// With --paths FILE it also writes the first passing decision path of each task (JSON lines) and, for
-// tasks where it found one, where the untrained embedded policy's greedy choice first leaves it.
+// With --paths FILE it also writes the first passing decision path of each task (JSON lines).
 // Usage: pnpm build && node bench/grammar-ceiling.mjs [--split dev] [--attempts 40] [--paths FILE]
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -16,7 +15,6 @@ const { values } = parseArgs({
     split: { type: "string", default: "dev" },
     attempts: { type: "string", default: "40" },
     paths: { type: "string" },
-    decisions: { type: "string" },
   },
 });
 const attempts = Number(values.attempts);
@@ -104,7 +102,6 @@ const matchScore = (wanted, value) =>
 /** How well an option agrees with the gold statement (higher is better). */
 function score(gold, decision, label, chosen, priorActions) {
   const value = label.slice(label.indexOf(":") + 1);
-  const lower = normal(value);
   switch (decision) {
     case "kind":
       return priorActions === 0
@@ -185,11 +182,10 @@ function oraclePolicy(gold, temperature, paths) {
     async act(view) {
       const labels = [];
       const decisions = [];
-      const records = [];
       for (;;) {
         const step = grammar.next(view, labels);
         if (step.done) {
-          paths.push({ labels, decisions, records });
+          paths.push({ labels, decisions });
           actions++;
           return { content: step.content, toolCalls: step.toolCalls, logprob: null };
         }
@@ -209,12 +205,6 @@ function oraclePolicy(gold, temperature, paths) {
             }
           }
         }
-        records.push({
-          name,
-          labels: options.map((option) => option.label),
-          features: options.map((option) => option.features),
-          chosen: index,
-        });
         labels.push(options[index].label);
         decisions.push(name);
       }
@@ -224,7 +214,6 @@ function oraclePolicy(gold, temperature, paths) {
 
 const byCategory = new Map();
 const found = [];
-const decisionRecords = [];
 let passed = 0;
 const started = Date.now();
 for (const [position, task] of tasks.entries()) {
@@ -242,18 +231,6 @@ for (const [position, task] of tasks.entries()) {
       seed: attempt,
       mode: "sample",
     });
-    if (process.env.ORACLE_DEBUG === task.id) {
-      console.error(JSON.stringify(gold), JSON.stringify(paths, null, 0));
-      for (const step of trajectory.steps)
-        console.error(
-          JSON.stringify({
-            action: step.action.content,
-            observation: step.observation,
-            reward: trajectory.reward,
-            info: step.info,
-          }).slice(0, 900),
-        );
-    }
     if (trajectory.success) {
       success = true;
       path = paths;
@@ -262,10 +239,6 @@ for (const [position, task] of tasks.entries()) {
   if (success) {
     passed++;
     found.push({ taskId: task.id, category: task.category, steps: path });
-    if (values.decisions !== undefined)
-      decisionRecords.push(
-        ...path.flatMap((step) => step.records.map((record) => ({ taskId: task.id, ...record }))),
-      );
   }
   const entry = byCategory.get(task.category) ?? { n: 0, passed: 0 };
   entry.n++;
@@ -296,16 +269,7 @@ console.log(
     wall_s: (Date.now() - started) / 1000,
   }),
 );
-if (values.decisions !== undefined) {
-  writeFileSync(values.decisions, decisionRecords.map((entry) => JSON.stringify(entry)).join("\n") + "\n");
-  console.error(`wrote ${decisionRecords.length} oracle decisions to ${values.decisions}`);
-}
 if (values.paths !== undefined) {
-  const compact = found.map(({ taskId, category, steps }) => ({
-    taskId,
-    category,
-    steps: steps.map(({ labels, decisions }) => ({ labels, decisions })),
-  }));
-  writeFileSync(values.paths, compact.map((entry) => JSON.stringify(entry)).join("\n") + "\n");
+  writeFileSync(values.paths, `${found.map((entry) => JSON.stringify(entry)).join("\n")}\n`);
   console.error(`wrote ${found.length} oracle paths to ${values.paths}`);
 }
