@@ -259,10 +259,6 @@ function roleFit(sign: ReturnType<typeof roleSignOf>, role: () => SpanRole): num
   return -filter;
 }
 
-function wholeNameFit(fit: { entity: number; part: number }): number {
-  return fit.entity - fit.part;
-}
-
 /** The decision with guidance features written over its options. */
 function guide(
   decision: Decision,
@@ -437,6 +433,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       })
         ? 1
         : 0;
+      const role = roleFit(roleSign, () => columnRole(context.structure, header));
       const features = context.contextVector.slice();
       for (let pair = 0; pair < fixed.pairs.length; pair += 2)
         features[fixed.pairs[pair] as number] = fixed.pairs[pair + 1] as number;
@@ -448,10 +445,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         "column-near-value": conditionRole ? fixed.nearValue : 0,
         "column-after-wh": name === "select-column" ? fixed.afterWh : 0,
         "column-failed": failed,
-        "column-role-fit": roleFit(roleSign, () => columnRole(context.structure, header)),
-        "guide-roles": context.guidance.roles
-          ? roleFit(roleSign, () => columnRole(context.structure, header))
-          : 0,
+        "column-role-fit": role,
+        "guide-roles": context.guidance.roles ? role : 0,
       });
     });
     extra.forEach((item, index) => {
@@ -603,6 +598,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           )
             ? 1
             : 0;
+        const role = roleFit(roleSign, () => valueRole(structure, value.text));
+        let wholeName = 0;
+        if (context.guidance.wholeNames && value.start >= 0) {
+          const fit = entityFit(structure, value.text);
+          wholeName = fit.entity - fit.part;
+        }
         const features = context.contextVector.slice();
         for (let index = 0; index < fixed.length; index += 2)
           features[fixed[index] as number] = fixed[index + 1] as number;
@@ -615,14 +616,9 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-type-fit": typeFit,
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
           "value-failed": failed,
-          "value-role-fit": roleFit(roleSign, () => valueRole(structure, value.text)),
-          "guide-roles": context.guidance.roles
-            ? roleFit(roleSign, () => valueRole(structure, value.text))
-            : 0,
-          "guide-whole-names":
-            context.guidance.wholeNames && value.start >= 0
-              ? wholeNameFit(entityFit(structure, value.text))
-              : 0,
+          "value-role-fit": role,
+          "guide-roles": context.guidance.roles ? role : 0,
+          "guide-whole-names": wholeName,
         });
       }),
     };
