@@ -244,7 +244,7 @@ const filterCues = new Set([
 const clauseBreak = /^[,;.!?()]$/;
 
 /** The nearest role cue in the few tokens before `start` (not across a comma or sentence break). */
-export function roleBefore(structure: QuestionStructure, start: number, column: boolean): SpanRole {
+function roleBefore(structure: QuestionStructure, start: number, column: boolean): SpanRole {
   for (let index = start - 1; index >= Math.max(0, start - 5); index--) {
     const text = (structure.tokens[index]?.text ?? "").toLowerCase();
     if (clauseBreak.test(text)) break;
@@ -269,7 +269,7 @@ export function setCueCount(structure: QuestionStructure): number {
 }
 
 /** Whether a column mention is followed, within three tokens, by `to`/`be` (a new value follows). */
-export function setCueAfter(structure: QuestionStructure, end: number): number {
+function setCueAfter(structure: QuestionStructure, end: number): number {
   for (let index = end + 1; index <= Math.min(structure.tokens.length - 1, end + 3); index++) {
     const text = (structure.tokens[index]?.text ?? "").toLowerCase();
     if (clauseBreak.test(text)) return 0;
