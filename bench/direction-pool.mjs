@@ -13,7 +13,7 @@ import {
   dbbenchLibrary,
   writePool,
 } from "../packages/evolution/dist/index.js";
-import { harnessHash } from "../packages/harness/dist/index.js";
+import { createPool, createSibling } from "../packages/harness/dist/index.js";
 
 const { values } = parseArgs({
   options: { out: { type: "string" }, seed: { type: "string", default: "0" } },
@@ -39,24 +39,23 @@ const siblings = chosen.map(([direction, name]) => {
   if (changed === null) throw new Error(`operator ${name} does not apply to the base harness`);
   const id = `unvalidated-${direction}`;
   const config = { ...changed, id, description: `${direction}: ${name} (hand-built, not validated)` };
-  return {
-    id,
+  return createSibling(config, {
     direction,
-    hash: harnessHash(config),
-    config,
     lineage: [base.id],
     validation: { failuresTried: 0, rescued: 0, successesTried: 0, regressions: 0 },
-  };
+  });
 });
 await mkdir(dirname(values.out), { recursive: true });
-await writePool(values.out, {
-  schemaVersion: 1,
-  benchmark: "dbbench",
-  createdAt: new Date().toISOString(),
-  policyVersion: "embedded@seed0-u0",
-  base: { id: base.id, hash: harnessHash(base), config: base },
-  siblings,
-});
+await writePool(
+  values.out,
+  createPool({
+    benchmark: "dbbench",
+    createdAt: new Date().toISOString(),
+    policyVersion: "embedded@seed0-u0",
+    base,
+    siblings,
+  }),
+);
 console.log(
   `wrote ${values.out}: ${siblings.map((sibling) => `${sibling.id} (${sibling.config.description})`).join("; ")}`,
 );

@@ -1,4 +1,6 @@
 import {
+  createPool,
+  createSibling,
   type FixDirection,
   fixDirections,
   type HarnessConfig,
@@ -318,27 +320,27 @@ export async function evolvePool(
       id,
       description: `Sibling of ${options.base.id} along ${direction}: ${best.record.edits.join(" -> ")}`,
     };
-    siblings.push({
-      id,
-      direction,
-      hash: harnessHash(config),
-      config,
-      lineage: [...best.record.lineage, best.record.id],
-      validation: best.record.validation,
-    });
+    siblings.push(
+      createSibling(config, {
+        direction,
+        lineage: [...best.record.lineage, best.record.id],
+        validation: best.record.validation,
+      }),
+    );
     entry.chosen = best.record.id;
     entry.outcome = `added as ${id} (rescued ${best.record.validation.rescued}/${best.record.validation.failuresTried}, regressions ${best.record.validation.regressions}/${best.record.validation.successesTried})`;
     progress(`${direction}: ${entry.outcome}`);
   }
 
-  const pool = parsePool({
-    schemaVersion: 1,
-    benchmark: options.benchmark.id,
-    createdAt: new Date((options.now ?? Date.now)()).toISOString(),
-    policyVersion: `${options.policy.id}@${options.policy.version}`,
-    base: { id: options.base.id, hash: harnessHash(options.base), config: options.base },
-    siblings,
-  });
+  const pool = parsePool(
+    createPool({
+      benchmark: options.benchmark.id,
+      createdAt: new Date((options.now ?? Date.now)()).toISOString(),
+      policyVersion: `${options.policy.id}@${options.policy.version}`,
+      base: options.base,
+      siblings,
+    }),
+  );
 
   if (options.measureProperties !== false && siblings.length > 0 && failures.length > 0) {
     progress(`measuring: ${siblings.length} siblings + re-roll control on ${failures.length} base failures`);

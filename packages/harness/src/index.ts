@@ -2,5 +2,6 @@ export * from "./chat-policy/index.js";
 export * from "./harness-hash.js";
 export * from "./jsonl.js";
 export * from "./parse-harness-config.js";
+export * from "./pool-entries.js";
 export * from "./runtime/index.js";
 export * from "./spec/index.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHarnessConfig, harnessHash, type Pool, type RouterV1 } from "@hs/harness";
+import { createHarnessConfig, createPool, createSibling, type Pool, type RouterV1 } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,23 +23,19 @@ const longer = createHarnessConfig({
   id: "longer-budget",
   budget: { maxSteps: 10, maxOutputChars: null },
 });
-const pool: Pool = {
-  schemaVersion: 1,
+const pool: Pool = createPool({
   benchmark: "lookup",
   createdAt: "2026-11-29T00:00:00.000Z",
   policyVersion: "seed0-u0",
-  base: { id: lookupTextHarness.id, hash: harnessHash(lookupTextHarness), config: lookupTextHarness },
+  base: lookupTextHarness,
   siblings: [
-    {
-      id: "longer-budget",
+    createSibling(longer, {
       direction: "budget",
-      hash: harnessHash(longer),
-      config: longer,
       lineage: ["base"],
       validation: { failuresTried: 1, rescued: 1, successesTried: 1, regressions: 0 },
-    },
+    }),
   ],
-};
+});
 const firstSibling: RouterV1 = {
   specificationVersion: "v1",
   id: "first",

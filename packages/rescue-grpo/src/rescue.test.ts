@@ -1,4 +1,11 @@
-import { createHarnessConfig, harnessHash, type Pool, type RouterV1, runEpisode } from "@hs/harness";
+import {
+  createHarnessConfig,
+  createPool,
+  createSibling,
+  type Pool,
+  type RouterV1,
+  runEpisode,
+} from "@hs/harness";
 import {
   createLookupBenchmark,
   createScriptedPolicy,
@@ -13,32 +20,26 @@ const { tasks } = await benchmark.loadTasks({});
 const france = tasks[0]!;
 
 function sibling(id: string, hint: string, direction: "guidance" | "budget") {
-  const config = createHarnessConfig({
-    ...lookupTextHarness,
-    id,
-    prompt: { ...lookupTextHarness.prompt, hints: [hint] },
-  });
-  return {
-    id,
-    direction,
-    hash: harnessHash(config),
-    config,
-    lineage: ["base"],
-    validation: { failuresTried: 0, rescued: 0, successesTried: 0, regressions: 0 },
-  };
+  return createSibling(
+    createHarnessConfig({ ...lookupTextHarness, id, prompt: { ...lookupTextHarness.prompt, hints: [hint] } }),
+    {
+      direction,
+      lineage: ["base"],
+      validation: { failuresTried: 0, rescued: 0, successesTried: 0, regressions: 0 },
+    },
+  );
 }
 
-const pool: Pool = {
-  schemaVersion: 1,
+const pool: Pool = createPool({
   benchmark: "lookup",
   createdAt: "2026-11-29T00:00:00.000Z",
   policyVersion: "0",
-  base: { id: lookupTextHarness.id, hash: harnessHash(lookupTextHarness), config: lookupTextHarness },
+  base: lookupTextHarness,
   siblings: [
     sibling("useless", "Be brief.", "budget"),
     sibling("helpful", "The capital of France is Paris.", "guidance"),
   ],
-};
+});
 
 /** Answers Paris only when the hint says so: the harness decides whether it succeeds. */
 const hintReader = () =>

@@ -1,8 +1,9 @@
 import {
   createHarnessConfig,
+  createPool,
+  createSibling,
   type FixDirection,
   type HarnessProfile,
-  harnessHash,
   type Pool,
   type ProfileSet,
   type RouterDecision,
@@ -80,25 +81,20 @@ export function conformanceFixtures(): ConformanceFixtures {
     ],
     ["sibling-context", "context", { context: { ...base.context, truncateObservationChars: 4000 } }],
   ];
-  const siblings = directions.map(([id, direction, change]) => {
-    const config = createHarnessConfig({ ...base, ...change, id, description: `${direction} sibling` });
-    return {
-      id,
+  const siblings = directions.map(([id, direction, change]) =>
+    createSibling(createHarnessConfig({ ...base, ...change, id, description: `${direction} sibling` }), {
       direction,
-      hash: harnessHash(config),
-      config,
       lineage: ["base"],
       validation: { failuresTried: 4, rescued: 2, successesTried: 4, regressions: 0 },
-    };
-  });
-  const pool: Pool = {
-    schemaVersion: 1,
+    }),
+  );
+  const pool: Pool = createPool({
     benchmark: "conformance",
     createdAt: "2025-01-01T00:00:00.000Z",
     policyVersion: "conformance@0",
-    base: { id: "base", hash: harnessHash(base), config: base },
+    base,
     siblings,
-  };
+  });
   const profiles: Record<string, HarnessProfile> = {
     base: profile("base", 0.3, {}),
     "sibling-budget": profile("sibling-budget", 0.35, {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDbBench } from "@hs/benchmarks-dbbench";
-import { harnessHash, type Pool } from "@hs/harness";
+import { createPool, createSibling, type Pool } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 
@@ -27,23 +27,19 @@ describe("hs eval --rank1", () => {
         hints: ["Preview the distinct values of a condition column before filtering on it."],
       },
     };
-    const pool: Pool = {
-      schemaVersion: 1,
+    const pool: Pool = createPool({
       benchmark: "dbbench",
       createdAt: "2026-11-29T00:00:00.000Z",
       policyVersion: "seed0-u0",
-      base: { id: base.id, hash: harnessHash(base), config: base },
+      base,
       siblings: [
-        {
-          id: "hinted",
+        createSibling(hinted, {
           direction: "guidance",
-          hash: harnessHash(hinted),
-          config: hinted,
           lineage: [base.id],
           validation: { failuresTried: 4, rescued: 2, successesTried: 2, regressions: 0 },
-        },
+        }),
       ],
-    };
+    });
     const poolFile = join(directory, "pool.json");
     writeFileSync(poolFile, JSON.stringify(pool));
     let stdout = "";

@@ -1,28 +1,26 @@
-import { harnessHash } from "../harness-hash.js";
 import { createHarnessConfig } from "../parse-harness-config.js";
+import { createPool, createSibling } from "../pool-entries.js";
 import type { HarnessConfig } from "../spec/harness-config.js";
 import type { Pool } from "../spec/pool.js";
 import { lookupTextHarness } from "./lookup-benchmark.js";
 
 function sibling(id: string, direction: "budget" | "verification", config: HarnessConfig) {
-  const named = { ...config, id };
-  return {
-    id,
-    direction,
-    hash: harnessHash(named),
-    config: named,
-    lineage: [lookupTextHarness.id],
-    validation: { failuresTried: 1, rescued: 1, successesTried: 1, regressions: 0 },
-  };
+  return createSibling(
+    { ...config, id },
+    {
+      direction,
+      lineage: [lookupTextHarness.id],
+      validation: { failuresTried: 1, rescued: 1, successesTried: 1, regressions: 0 },
+    },
+  );
 }
 
 /** A hand-made pool over the lookup benchmark: a longer budget and a check before submit. */
-export const lookupPool: Pool = {
-  schemaVersion: 1,
+export const lookupPool: Pool = createPool({
   benchmark: "lookup",
   createdAt: "2025-01-01T00:00:00.000Z",
   policyVersion: "lookup-sensitive@1",
-  base: { id: lookupTextHarness.id, hash: harnessHash(lookupTextHarness), config: lookupTextHarness },
+  base: lookupTextHarness,
   siblings: [
     sibling(
       "sibling-budget",
@@ -38,4 +36,4 @@ export const lookupPool: Pool = {
       }),
     ),
   ],
-};
+});
