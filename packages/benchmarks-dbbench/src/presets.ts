@@ -50,6 +50,20 @@ Your input will be raw MySQL response, you have to deal with it by yourself.`;
  */
 const firstActionIsOperation = "(?:(?!Action: [^\\n]*\\n)[\\s\\S])*Action: Operation\\n";
 
+/** Both protocols cut results at 800 characters with `[TRUNCATED]` (AgentBench interaction.py) and keep every turn. */
+const agentBenchContext: HarnessConfig["context"] = {
+  keepLastTurns: null,
+  truncateObservationChars: 800,
+  truncationMarker: "[TRUNCATED]",
+  pinTask: true,
+};
+
+/** Both protocols expose the SQL tool and the answer tool, no macros. */
+const agentBenchTools: HarnessConfig["tools"] = {
+  expose: ["execute_sql", "commit_final_answer"],
+  macros: [],
+};
+
 /** The AgentBench v0.2 text protocol as a base harness. */
 export const v02Preset: HarnessConfig = parseHarnessConfig({
   schemaVersion: 1,
@@ -86,12 +100,7 @@ export const v02Preset: HarnessConfig = parseHarnessConfig({
       },
     ],
   },
-  context: {
-    keepLastTurns: null,
-    truncateObservationChars: 800,
-    truncationMarker: "[TRUNCATED]",
-    pinTask: true,
-  },
+  context: agentBenchContext,
   errorRecovery: {
     toolErrorTemplate: "{error}",
     malformedActionTemplate: "",
@@ -99,7 +108,7 @@ export const v02Preset: HarnessConfig = parseHarnessConfig({
     toolErrorSuffix: "",
   },
   budget: { maxSteps: 16, maxOutputChars: null },
-  tools: { expose: ["execute_sql", "commit_final_answer"], macros: [] },
+  tools: agentBenchTools,
   verification: { enabled: false, prompt: "", maxChecks: 0 },
 });
 
@@ -120,12 +129,7 @@ export const fcPreset: HarnessConfig = parseHarnessConfig({
     examples: [],
   },
   actionFormat: { kind: "tool-calls" },
-  context: {
-    keepLastTurns: null,
-    truncateObservationChars: 800,
-    truncationMarker: "[TRUNCATED]",
-    pinTask: true,
-  },
+  context: agentBenchContext,
   errorRecovery: {
     toolErrorTemplate: "{error}",
     malformedActionTemplate: "Internal error: No tool calls found despite finish reason.",
@@ -133,7 +137,7 @@ export const fcPreset: HarnessConfig = parseHarnessConfig({
     toolErrorSuffix: "",
   },
   budget: { maxSteps: 15, maxOutputChars: null },
-  tools: { expose: ["execute_sql", "commit_final_answer"], macros: [] },
+  tools: agentBenchTools,
   verification: { enabled: false, prompt: "", maxChecks: 0 },
 });
 
