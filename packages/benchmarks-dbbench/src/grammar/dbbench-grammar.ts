@@ -29,6 +29,7 @@ import {
   valueShape,
 } from "./question-structure.js";
 import { type ReadView, readView } from "./read-view.js";
+import { type Alignment, alignValues, comparisonBefore, requestWords } from "./value-alignment.js";
 import { isStopWord, questionValues, tokenize, type ValueCandidate } from "./value-candidates.js";
 
 const kinds = ["explore", "query", "insert", "update", "answer"] as const;
@@ -73,6 +74,8 @@ interface QuestionContext {
   columnFeatures: Map<string, StaticColumnFeatures>;
   /** Value-option features that do not depend on results, by column and value text (feature index, value pairs). */
   valueFeatures: Map<string, number[]>;
+  /** The question's values assigned to the headers it ties them to. */
+  alignment: Alignment;
 }
 
 const questionCache = new Map<string, QuestionContext>();
@@ -82,12 +85,15 @@ function questionContext(read: ReadView, maxSpan: number): QuestionContext {
   const cached = questionCache.get(key);
   if (cached !== undefined) return cached;
   const values = questionValues(read.instruction, maxSpan);
+  const structure = questionStructure(read, values);
+  const insert = cuePatterns[0]?.[1].test(read.instruction) === true;
   const result: QuestionContext = {
     values,
     questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
-    structure: questionStructure(read, values),
+    structure,
     columnFeatures: new Map(),
     valueFeatures: new Map(),
+    alignment: alignValues(structure, read.headers, values, insert),
   };
   if (questionCache.size >= 256) questionCache.clear();
   questionCache.set(key, result);
@@ -103,8 +109,8 @@ const cuePatterns: [FeatureName, RegExp][] = [
   ["cue-count", /\b(how many|number of|count)\b/i],
   ["cue-average", /\b(average|mean)\b/i],
   ["cue-sum", /\b(total|sum|combined|altogether|in all)\b/i],
-  ["cue-max", /\b(highest|most|maximum|largest|greatest|biggest|top|latest|max|best|longest|last)\b/i],
-  ["cue-min", /\b(lowest|least|minimum|smallest|fewest|earliest|min|worst|shortest|first)\b/i],
+  ["cue-max", /\b(highest|most|maximum|largest|greatest|biggest|top|latest|newest|max|best|longest|last)\b/i],
+  ["cue-min", /\b(lowest|least|minimum|smallest|fewest|earliest|oldest|min|worst|shortest|first)\b/i],
   ["cue-compare", /\b(more|less|than|compare|higher|lower|before|after|or)\b/i],
 ];
 
@@ -196,13 +202,6 @@ function words(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
 }
 
-/** Words of the request rather than of the data (a value made of them is not a value). */
-const requestWords = new Set(
-  "update updated updating set change changed modify modified insert inserted record recorded add added column columns table row rows field fields value values equals equal named called database entry data new reflect indicate".split(
-    " ",
-  ),
-);
-
 /** Whether SQL only looks at the data (a preview or the distinct values of a column, no filter). */
 function isExplore(sql: string | null): boolean {
   return sql !== null && /^\s*select\s+(distinct\b|\*\s+from)/i.test(sql) && !/\bwhere\b/i.test(sql);
@@ -212,6 +211,16 @@ const numberPattern = /^-?\d[\d,]*(\.\d+)?%?$/;
 
 function columnCells0(read: ReadView, column: string | null): Set<string> | undefined {
   return column === null ? undefined : read.cellsByColumn.get(column);
+}
+
+/** Whether the question names the column right after `how many` (`how many floors`). */
+function howManyNames(context: ViewContext, column: string): boolean {
+  const { tokens, mentions } = context.structure;
+  return (mentions.get(column) ?? []).some(
+    (mention) =>
+      /^many$/i.test(tokens[mention.start - 1]?.text ?? "") &&
+      /^how$/i.test(tokens[mention.start - 2]?.text ?? ""),
+  );
 }
 
 function isNumber(text: string): boolean {
@@ -414,6 +423,18 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
   ): Decision => {
     const { read, values } = context;
     const conditionRole = /^(condition-column|set-column|where-column|explore-target)/.test(name);
+    const { byHeader, filter } = context.question.alignment;
+    // the column the question gives a value, in the part the decision fills: a SET column is not the
+    // statement's filter, a WHERE column is
+    const alignedColumn = (decision: string, header: string): number => {
+      if (!conditionRole || !byHeader.has(header)) return 0;
+      if (decision.startsWith("set-column")) return header === filter ? -1 : 1;
+      if (decision === "where-column") return filter === null || header === filter ? 1 : 0;
+      // before an UPDATE, only the filter column is worth a look
+      if (decision === "explore-target" && context.context["cue-update"] === 1)
+        return header === filter ? 1 : 0;
+      return 1;
+    };
     const roleSign = roleSignOf(name);
     const optionsList: DecisionOption[] = read.headers.map((header, index) => {
       const fixed = staticColumnFeatures(context, header, index);
@@ -443,6 +464,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         "column-value-seen": valueSeen,
         "column-seen": cells === undefined ? 0 : 1,
         "column-near-value": conditionRole ? fixed.nearValue : 0,
+        "column-aligned": alignedColumn(name, header),
+        "explore-set-column":
+          name === "explore-target" &&
+          context.context["cue-update"] === 1 &&
+          byHeader.has(header) &&
+          header !== filter
+            ? 1
+            : 0,
         "column-after-wh": name === "select-column" ? fixed.afterWh : 0,
         "column-failed": failed,
         "column-role-fit": role,
@@ -515,6 +544,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     if (pool.length === 0) pool = [{ text: "", length: 0, start: -1, source: "quoted" }];
     const total = Math.max(1, questionTokens.length);
     const roleSign = roleSignOf(name);
+    const alignment = context.question.alignment.byHeader;
+    const aligned = column === null ? undefined : alignment.get(column)?.text;
+    const alignedElsewhere = new Set(
+      [...alignment].filter(([header]) => header !== column).map(([, entry]) => entry.text),
+    );
     return {
       name,
       options: pool.map((value) => {
@@ -617,6 +651,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
           "value-failed": failed,
           "value-role-fit": role,
+          "value-aligned": aligned === value.text ? 1 : 0,
+          "value-aligned-other": aligned !== value.text && alignedElsewhere.has(value.text) ? 1 : 0,
           "guide-roles": context.guidance.roles ? role : 0,
           "guide-whole-names": wholeName,
         });
@@ -670,8 +706,18 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const cue = (name: FeatureName) => context.context[name] ?? 0;
     if (kindLabel === null) {
       const question = cue("is-question") === 1 && cue("cue-insert") === 0 && cue("cue-update") === 0;
+      // an UPDATE whose rows are named by a value no column is given for (`the nationality of Ian Thorpe`)
+      // looks at the rows first, to see which column holds it
+      const updateLooksFirst =
+        cue("cue-update") === 1 &&
+        cue("cue-insert") === 0 &&
+        cue("did-explore") === 0 &&
+        cue("did-modify") === 0 &&
+        context.question.alignment.filter === null &&
+        context.question.alignment.unaligned.length > 0;
       const fits: Record<string, number> = {
-        explore: question && cue("did-explore") === 0 && cue("has-result") === 0 ? 1.5 : 0,
+        explore:
+          (question && cue("did-explore") === 0 && cue("has-result") === 0) || updateLooksFirst ? 1.5 : 0,
         query: question && cue("has-result") === 0 ? 1 : question && cue("last-error") === 1 ? 0.5 : 0,
         insert: cue("cue-insert") === 1 && cue("did-modify") === 0 ? 1 : 0,
         update: cue("cue-update") === 1 && cue("cue-insert") === 0 && cue("did-modify") === 0 ? 1 : 0,
@@ -731,7 +777,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
               advice.previewBeforeFilter && index >= 0 && !read.cellsByColumn.has(column)
                 ? staticColumnFeatures(context, column, index).nearValue
                 : 0;
-            return { "guide-explore": Math.max(condition, failed.includes(column) ? 1 : 0) };
+            return {
+              "guide-explore": Math.max(condition, failed.includes(column) ? 1 : 0),
+              "explore-unaligned":
+                label === "column:*" && context.question.alignment.unaligned.length > 0 ? 1 : 0,
+            };
           }),
         );
       }
@@ -758,12 +808,19 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const aggregateLabel = walk.take();
       const allowed = select === "*" ? aggregates.slice(0, 2) : aggregates;
       if (aggregateLabel === null) {
-        const anyAggregate = Math.max(cue("cue-count"), cue("cue-average"), cue("cue-sum"));
+        // `how many floors does X have` asks for the Floors value, not for a count of rows
+        const howManyOfValue =
+          /\bhow many\b/i.test(read.instruction) && headerKind(select) === 1 && howManyNames(context, select);
+        // `the highest number of titles` asks for a value of the titles column, not for a count
+        const extremeOfValue =
+          !/\bhow many\b|\bcount\b/i.test(read.instruction) && /\b\w+est number of\b/i.test(read.instruction);
+        const counting = howManyOfValue || extremeOfValue ? 0 : cue("cue-count");
+        const anyAggregate = Math.max(counting, cue("cue-average"), cue("cue-sum"));
         const fits: Record<string, number> = {
           none: 1 - anyAggregate,
-          COUNT: cue("cue-count"),
+          COUNT: counting,
           AVG: cue("cue-average"),
-          SUM: cue("cue-sum") * (1 - cue("cue-count")),
+          SUM: cue("cue-sum") * (1 - counting),
           MAX: cue("cue-max") * 0.4,
           MIN: cue("cue-min") * 0.4,
         };
@@ -776,26 +833,42 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       for (let index = 0; index < maxConditions; index++) {
         const more = walk.take();
         if (more === null) {
-          const addFit = index === 0 ? 1 : 0.2;
+          // a superlative question that names no value (`which player has the most titles?`) needs no filter
+          const { byHeader, unaligned } = context.question.alignment;
+          const extremeOnly =
+            Math.max(cue("cue-max"), cue("cue-min")) === 1 && byHeader.size === 0 && unaligned.length === 0;
+          const addFit = index === 0 ? (extremeOnly ? 0.3 : 1) : 0.2;
+          const remaining = [...byHeader.keys()].some((header) => !usedColumns.includes(header));
           return ask(
-            categorical(
-              `condition-${index === 0 ? "first" : "more"}`,
-              ["stop", "add"],
-              context,
-              "condition",
-              (item) => (item === "add" ? addFit : 1 - addFit),
+            guide(
+              categorical(
+                `condition-${index === 0 ? "first" : "more"}`,
+                ["stop", "add"],
+                context,
+                "condition",
+                (item) => (item === "add" ? addFit : 1 - addFit),
+              ),
+              (label) => ({ "conditions-remaining": remaining && label === "condition:add" ? 1 : 0 }),
             ),
           );
         }
         if (labelValue(more) === "stop") break;
         const columnLabel = walk.take();
-        if (columnLabel === null) return ask(columnOptions("condition-column", context, usedColumns));
+        if (columnLabel === null) {
+          // one condition per column: a second one on the same column repeats or contradicts the first
+          const decision = columnOptions("condition-column", context, usedColumns);
+          const conditioned = usedColumns.slice(select === "*" ? 0 : 1);
+          const open = decision.options.filter((entry) => !conditioned.includes(labelValue(entry.label)));
+          return ask(open.length === 0 ? decision : { name: decision.name, options: open });
+        }
         const column = labelValue(columnLabel);
         const operatorLabel = walk.take();
         const hasLists = context.values.some((value) => value.source === "list");
         const operatorList = hasLists ? operators : operators.slice(0, -1);
         if (operatorLabel === null) {
           const text = read.instruction;
+          const aligned = context.question.alignment.byHeader.get(column);
+          const stated = aligned === undefined ? undefined : comparisonBefore(context.structure, aligned);
           const fits: Record<string, number> = {
             "=": 1,
             LIKE: 0.2,
@@ -803,6 +876,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             ">": /more than|greater|over|above|after|larger|higher than|at least/i.test(text) ? 0.8 : 0,
             "<": /less than|fewer|under|below|before|smaller|lower than|at most/i.test(text) ? 0.8 : 0,
           };
+          // the value the question ties to this column says which comparison it wants
+          if (stated !== undefined) {
+            for (const key of ["<", ">", "<=", ">="]) fits[key] = 0;
+            if (stated !== null) fits[stated] = 1.5;
+          }
           return ask(
             categorical("condition-operator", operatorList, context, "operator", (item) => fits[item] ?? 0),
           );
@@ -897,7 +975,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           const decision = columnOptions("set-column", context, setColumns);
           const options = decision.options.filter((entry) => remaining.includes(labelValue(entry.label)));
           if (setColumns.length > 0) {
-            const complete = setColumns.length >= Math.max(1, setCueCount(context.structure)) ? 1 : 0;
+            const expected = Math.max(
+              1,
+              setCueCount(context.structure),
+              context.question.alignment.byHeader.size - 1,
+            );
+            const complete = setColumns.length >= expected ? 1 : 0;
             options.push(
               option(
                 "column:(where)",
@@ -937,10 +1020,13 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     }
 
     // answer
-    const results = read.actions
+    const withRows = read.actions
       .map((action, index) => ({ action, index }))
       .filter(({ action }) => action.kind === "select" && action.rows !== null && action.rows.length > 0)
       .reverse();
+    // a preview or a column's distinct values answer only when nothing else has rows
+    const queried = withRows.filter(({ action }) => !isExplore(action.sql));
+    const results = queried.length > 0 ? queried : withRows;
     const sourceLabel = walk.take();
     if (sourceLabel === null) {
       const sourceOptions = results.map(({ action, index }, rank) => {

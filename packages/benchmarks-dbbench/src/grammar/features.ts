@@ -46,6 +46,14 @@ export const featureNames = [
   "column-role-fit",
   // on the option that ends an UPDATE's SET list: as many columns are set as the question states new values
   "set-complete",
+  // on the option that adds a condition: the question ties a value to a column no condition uses yet
+  "conditions-remaining",
+  // on the whole-table preview: the question names a value (a name, number or quoted text) without the
+  // column that holds it, so the rows must show where it is
+  "explore-unaligned",
+  // on a column to preview before an UPDATE: the question gives that column its new value, so its old
+  // values say nothing about which rows to change
+  "explore-set-column",
   // value options
   "value-length",
   "value-quoted",
@@ -79,6 +87,13 @@ export const featureNames = [
   "value-entity-part",
   // share of the value's words that are words of the request itself (update, set, column, table, equals...)
   "value-request-words",
+  // the question ties this value to this column (`club 'FK Trakai'`, `'San Diego' for 'Location'`), in
+  // the one-to-one assignment of values to columns read from the whole question
+  "value-aligned",
+  // the assignment ties this value to another column
+  "value-aligned-other",
+  // the assignment gives this column a value (a condition, a SET or a WHERE column)
+  "column-aligned",
   // result options (answers)
   "result-recency",
   "result-rows",
@@ -178,11 +193,17 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "value-proper": 1.5,
   "column-role-fit": 2,
   "set-complete": 3,
+  "conditions-remaining": 2.5,
+  "explore-unaligned": 2,
+  "explore-set-column": -5,
   "answer-pressure": 3,
   "value-role-fit": 1.5,
   "value-entity": 1.5,
   "value-entity-part": -1.5,
   "value-request-words": -3,
+  "value-aligned": 3,
+  "value-aligned-other": -2,
+  "column-aligned": 1.5,
   "result-recency": 2,
   "result-aggregate": 0.5,
   // follow what the view says, as an instruction-following reader would; each is 0 without guidance

@@ -248,6 +248,8 @@ function roleBefore(structure: QuestionStructure, start: number, column: boolean
   for (let index = start - 1; index >= Math.max(0, start - 5); index--) {
     const text = (structure.tokens[index]?.text ?? "").toLowerCase();
     if (clauseBreak.test(text)) break;
+    const previous = (structure.tokens[index - 1]?.text ?? "").toLowerCase();
+    if (text === "to" && (previous === "equal" || previous === "equals")) return { set: 0, filter: 1 };
     if (setCues.has(text)) return column ? { set: 0, filter: 0 } : { set: 1, filter: 0 };
     if (column && changeVerbs.test(text)) return { set: 1, filter: 0 };
     if (filterCues.has(text)) return { set: 0, filter: 1 };
@@ -345,8 +347,13 @@ export function entityRuns(tokens: readonly { text: string }[]): Mention[] {
       if (capital(probe)) {
         end = probe;
         probe++;
-      } else if (connectors.has(text.toLowerCase()) && capital(probe + 1)) {
-        probe++;
+      } else if (connectors.has(text.toLowerCase())) {
+        // `van der Zaan`: connectors may follow each other; `28-10 and 16-2` are two values, not one name
+        let after = probe + 1;
+        while (connectors.has((tokens[after]?.text ?? "").toLowerCase()) && after < probe + 3) after++;
+        const joinsNumbers = /^[&]|^and$/i.test(text) && /^\d/.test(tokens[after]?.text ?? "");
+        if (!capital(after) || joinsNumbers) break;
+        probe = after;
       } else if (
         text === "," &&
         months.test(tokens[end - 1]?.text ?? "") &&

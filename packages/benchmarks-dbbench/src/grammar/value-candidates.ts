@@ -111,13 +111,14 @@ export function questionValues(question: string, maxSpan = 12): ValueCandidate[]
         : candidate,
     );
   };
+  // double quotes may hold apostrophes (`"don't cry for me argentina"`); single quotes may not
   for (const quoted of question.matchAll(
-    /(?<=^|[\s([,:=])["“'‘]([^"”'’\n]{1,80}?)["”'’](?=$|[\s),.;:!?\]])/g,
+    /(?<=^|[\s([,:=])(?:["“]([^"”\n]{1,80}?)["”]|['‘]([^'’"”\n]{1,80}?)['’])(?=$|[\s),.;:!?\]])/g,
   )) {
-    const inner = quoted[1] ?? "";
+    const inner = quoted[1] ?? quoted[2] ?? "";
     if (inner.trim() === inner && inner.length > 0 && !/^[,;:]|[,;:]$/.test(inner)) {
       const innerStart = (quoted.index ?? 0) + 1;
-      const innerEnd = innerStart + (quoted[1]?.length ?? 0);
+      const innerEnd = innerStart + inner.length;
       const first = tokens.findIndex((token) => token.start >= innerStart);
       const inside = tokens.filter((token) => token.start >= innerStart && token.end <= innerEnd).length;
       add({ text: inner, length: Math.max(1, inside), start: first, source: "quoted" });
