@@ -426,7 +426,10 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const { byHeader, filter } = context.question.alignment;
     // the column the question gives a value, in the part the decision fills: a SET column is not the
     // statement's filter, a WHERE column is
+    const givesNewValues = [...byHeader.keys()].some((header) => header !== filter);
     const alignedColumn = (decision: string, header: string): number => {
+      // once the question gives some columns their new values, another SET column is an invention
+      if (decision.startsWith("set-column") && !byHeader.has(header)) return givesNewValues ? -1 : 0;
       if (!conditionRole || !byHeader.has(header)) return 0;
       if (decision.startsWith("set-column")) return header === filter ? -1 : 1;
       if (decision === "where-column") return filter === null || header === filter ? 1 : 0;
@@ -719,7 +722,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         explore:
           (question && cue("did-explore") === 0 && cue("has-result") === 0) || updateLooksFirst ? 1.5 : 0,
         query: question && cue("has-result") === 0 ? 1 : question && cue("last-error") === 1 ? 0.5 : 0,
-        insert: cue("cue-insert") === 1 && cue("did-modify") === 0 ? 1 : 0,
+        // a statement that asks nothing and changes nothing (`The Rangers' home stadium is Ibrox`) records a row
+        insert:
+          (cue("cue-insert") === 1 || (!question && cue("cue-update") === 0)) && cue("did-modify") === 0
+            ? 1
+            : 0,
         update: cue("cue-update") === 1 && cue("cue-insert") === 0 && cue("did-modify") === 0 ? 1 : 0,
         answer: (question && cue("has-result") === 1) || cue("did-modify") === 1 ? 1 : 0,
       };

@@ -74,8 +74,12 @@ export function headerKind(header: string): number {
 
 function findMentions(header: string, words: string[], isWord: boolean[]): Mention[] {
   const headerWords = [...new Set(contentWords(header))];
-  if (headerWords.length === 0) return [];
-  const found: Mention[] = [];
+  const whole = normalizeWord(header);
+  // a header written as one token (`Time/Retired`)
+  const found: Mention[] = words.flatMap((word, index) =>
+    word === whole && /[^\p{L}\p{N}]/u.test(header) ? [{ start: index, end: index }] : [],
+  );
+  if (headerWords.length === 0 || found.length > 0) return found;
   let index = 0;
   while (index < words.length) {
     if (!isWord[index] || !headerWords.includes(words[index] ?? "")) {
@@ -252,6 +256,8 @@ function roleBefore(structure: QuestionStructure, start: number, column: boolean
     if (text === "to" && (previous === "equal" || previous === "equals")) return { set: 0, filter: 1 };
     if (setCues.has(text)) return column ? { set: 0, filter: 0 } : { set: 1, filter: 0 };
     if (column && changeVerbs.test(text)) return { set: 1, filter: 0 };
+    // `the number of episodes`: before a column, `of` belongs to the column's own phrase
+    if (column && text === "of") continue;
     if (filterCues.has(text)) return { set: 0, filter: 1 };
   }
   return { set: 0, filter: 0 };
@@ -351,8 +357,9 @@ export function entityRuns(tokens: readonly { text: string }[]): Mention[] {
         // `van der Zaan`: connectors may follow each other; `28-10 and 16-2` are two values, not one name
         let after = probe + 1;
         while (connectors.has((tokens[after]?.text ?? "").toLowerCase()) && after < probe + 3) after++;
-        const joinsNumbers = /^[&]|^and$/i.test(text) && /^\d/.test(tokens[after]?.text ?? "");
-        if (!capital(after) || joinsNumbers) break;
+        // `28-10 and 16-2` are two values and `45,000 for Suwon` a number and a name, not one name
+        const numberSide = /^\d/.test(tokens[after]?.text ?? "") || /^\d/.test(tokens[end]?.text ?? "");
+        if (!capital(after) || numberSide) break;
         probe = after;
       } else if (
         text === "," &&

@@ -76,6 +76,11 @@ function gapScore(structure: QuestionStructure, from: number, to: number): numbe
 
 /** Share of the header's content words that the mention's tokens name. */
 function coverage(structure: QuestionStructure, header: string, mention: Mention): number {
+  if (
+    mention.start === mention.end &&
+    normalizeWord(structure.tokens[mention.start]?.text ?? "") === normalizeWord(header)
+  )
+    return 1;
   const headerWords = new Set(contentWords(header));
   if (headerWords.size === 0) return 0;
   const named = new Set<string>();
@@ -84,6 +89,10 @@ function coverage(structure: QuestionStructure, header: string, mention: Mention
     if (headerWords.has(word)) named.add(word);
   }
   return named.size / headerWords.size;
+}
+
+function tokenRange(span: { start: number; end: number }): number[] {
+  return Array.from({ length: span.end - span.start + 1 }, (_, offset) => span.start + offset);
 }
 
 function isQuote(structure: QuestionStructure, index: number): boolean {
@@ -235,13 +244,23 @@ export function alignValues(
           other.end >= mention.end &&
           other.end - other.start > mention.end - mention.start,
       );
+      // `season` names Season wholly and Season Premiere only in part; `score` may name A, E and T Score
+      const covered = coverage(structure, header, mention);
       const sharedBy = headers.filter((other) =>
         (structure.mentions.get(other) ?? []).some(
-          (entry) => entry.start === mention.start && entry.end === mention.end,
+          (entry) =>
+            entry.start === mention.start &&
+            entry.end === mention.end &&
+            coverage(structure, other, entry) >= covered,
         ),
       ).length;
+      const tableWordsOnly = tokenRange(mention).every(
+        (index) =>
+          !structure.isWord[index] ||
+          structure.tableWords.has(normalizeWord(structure.tokens[index]?.text ?? "")),
+      );
       const quality =
-        (coverage(structure, header, mention) * (insideQuote ? 0.3 : 1) * (insideOther ? 0.5 : 1)) /
+        (covered * (insideQuote ? 0.3 : 1) * (insideOther ? 0.5 : 1) * (tableWordsOnly ? 0.5 : 1)) /
         Math.max(1, sharedBy);
       if (quality === 0) continue;
       const headerRole = columnRole(structure, header);
