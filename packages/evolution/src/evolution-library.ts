@@ -12,6 +12,8 @@ export interface EvolutionLibrary {
   verificationPrompts: string[];
   /** Macro tools the tool-exposure operators may add. */
   macros: HarnessConfig["tools"]["macros"];
+  /** What an empty tool result looks like, and notes the error-recovery operators may show after one. */
+  emptyResult: { pattern: string; notes: string[] } | null;
 }
 
 /** A library that assumes nothing about the benchmark. */
@@ -32,6 +34,7 @@ export const genericLibrary: EvolutionLibrary = {
     "You are about to answer {answer}. Check it against the results you saw; submit again to confirm.",
   ],
   macros: [],
+  emptyResult: null,
 };
 
 /**
@@ -62,4 +65,12 @@ export const dbbenchLibrary: EvolutionLibrary = {
     "Check {answer} against the question: right column, right rows? Submit again to confirm.",
   ],
   macros: [],
+  emptyResult: {
+    // the raw MySQL reply of AgentBench's DB task when no row matches
+    pattern: "^\\s*\\[\\s*\\]\\s*$",
+    notes: [
+      "No rows matched. The value may be written differently in the table: look at the distinct values of the column you filtered on before you answer.",
+      "The query returned []. Do not answer yet: check how the value is written in that column and run the query again.",
+    ],
+  },
 };

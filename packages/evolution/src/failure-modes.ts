@@ -11,7 +11,7 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "budget-exhausted": ["budget"],
   "malformed-action": ["action-format", "error-recovery"],
   "unrecovered-tool-error": ["error-recovery"],
-  "empty-result-misread": ["guidance", "verification"],
+  "empty-result-misread": ["guidance", "verification", "error-recovery"],
   "wrong-answer-format": ["action-format", "guidance"],
   "context-lost": ["context"],
   "premature-answer": ["verification", "guidance"],

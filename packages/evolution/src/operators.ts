@@ -259,6 +259,24 @@ export const builtinOperators: readonly MutationOperator[] = [
     },
   },
   {
+    name: "empty-result-note",
+    direction: "error-recovery",
+    apply(config, { random, library }) {
+      const empty = library.emptyResult;
+      if (empty === null) return null;
+      const current = config.errorRecovery.emptyResult?.suffix;
+      const note = pick(
+        empty.notes.filter((text) => `\n${text}` !== current),
+        random,
+      );
+      return note === undefined
+        ? null
+        : edit(config, (draft) => {
+            draft.errorRecovery.emptyResult = { pattern: empty.pattern, suffix: `\n${note}` };
+          });
+    },
+  },
+  {
     name: "more-reprompts",
     direction: "error-recovery",
     apply(config) {

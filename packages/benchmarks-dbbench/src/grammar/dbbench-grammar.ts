@@ -142,7 +142,9 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     : 0;
   context["is-question"] =
     /\?\s*$/.test(read.instruction) ||
-    /^(what|which|who|how|when|where|is|are|did|does)\b/i.test(read.instruction)
+    /^(what|which|who|how|when|where|is|are|did|does|name|list|tell|give|find|show|count)\b/i.test(
+      read.instruction,
+    )
       ? 1
       : 0;
   const question = questionContext(read, maxSpan);
@@ -547,6 +549,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     if (pool.length === 0) pool = [{ text: "", length: 0, start: -1, source: "quoted" }];
     const total = Math.max(1, questionTokens.length);
     const roleSign = roleSignOf(name);
+    const questionWords = lazy(() => new Set(contentWords(read.instruction)));
+    const cellInQuestion = (cell: string): number => {
+      const cellWords = contentWords(cell);
+      if (cellWords.length === 0) return 0;
+      return cellWords.filter((word) => questionWords().has(word)).length / cellWords.length;
+    };
     const alignment = context.question.alignment.byHeader;
     const aligned = column === null ? undefined : alignment.get(column)?.text;
     const alignedElsewhere = new Set(
@@ -635,6 +643,17 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           )
             ? 1
             : 0;
+        const target = column === null ? "" : quoteIdentifier(column).toLowerCase();
+        const conditionFailed =
+          failed === 1 &&
+          column !== null &&
+          context.failedSql.some(
+            (sql) =>
+              sql.includes(`${target} = ${quoteString(value.text).toLowerCase()}`) ||
+              sql.includes(`${target} like ${quoteString(`%${value.text}%`).toLowerCase()}`),
+          )
+            ? 1
+            : 0;
         const role = roleFit(roleSign, () => valueRole(structure, value.text));
         let wholeName = 0;
         if (context.guidance.wholeNames && value.start >= 0) {
@@ -653,8 +672,10 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-type-fit": typeFit,
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
           "value-failed": failed,
+          "condition-failed": conditionFailed,
           "value-role-fit": role,
           "value-aligned": aligned === value.text ? 1 : 0,
+          "cell-in-question": value.source === "cell" ? cellInQuestion(value.text) : 0,
           "value-aligned-other": aligned !== value.text && alignedElsewhere.has(value.text) ? 1 : 0,
           "guide-roles": context.guidance.roles ? role : 0,
           "guide-whole-names": wholeName,
@@ -820,14 +841,16 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           /\bhow many\b/i.test(read.instruction) && headerKind(select) === 1 && howManyNames(context, select);
         // `the highest number of titles` asks for a value of the titles column, not for a count
         const extremeOfValue =
-          !/\bhow many\b|\bcount\b/i.test(read.instruction) && /\b\w+est number of\b/i.test(read.instruction);
+          !/\bhow many\b|\bcount\b/i.test(read.instruction) &&
+          /\b(\w+est|average|mean) number of\b/i.test(read.instruction);
         const counting = howManyOfValue || extremeOfValue ? 0 : cue("cue-count");
         const anyAggregate = Math.max(counting, cue("cue-average"), cue("cue-sum"));
         const fits: Record<string, number> = {
           none: 1 - anyAggregate,
           COUNT: counting,
-          AVG: cue("cue-average"),
-          SUM: cue("cue-sum") * (1 - counting),
+          // a sum or an average of a name column is not what anyone asks for
+          AVG: headerKind(select) === -1 ? 0 : cue("cue-average"),
+          SUM: headerKind(select) === -1 ? 0 : cue("cue-sum") * (1 - counting),
           MAX: cue("cue-max") * 0.4,
           MIN: cue("cue-min") * 0.4,
         };

@@ -79,6 +79,8 @@ export const featureNames = [
   "value-type-fit",
   "value-shape-seen",
   "value-failed",
+  // this column with this value is a condition of a query that already failed or returned nothing
+  "condition-failed",
   "value-mentions-other-column",
   // the same for a value: after `to`/`as`/`be` (a new value) versus after `where`/`for`/`of`/`is` (a filter)
   "value-role-fit",
@@ -94,6 +96,9 @@ export const featureNames = [
   "value-aligned-other",
   // the assignment gives this column a value (a condition, a SET or a WHERE column)
   "column-aligned",
+  // a cell seen in a result whose words the question uses (`Soybean production` for "soybean production
+  // statistics"): share of the cell's content words in the question
+  "cell-in-question",
   // result options (answers)
   "result-recency",
   "result-rows",
@@ -170,7 +175,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "column-cue": 1,
   "column-near-value": 2.5,
   "column-after-wh": 1.5,
-  "column-failed": -0.5,
+  "column-failed": -2,
   "value-near-column": 4,
   "value-before-column": 3.5,
   "value-maximal": 2.5,
@@ -187,6 +192,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "value-case-variant": -2,
   "value-used": -4,
   "value-failed": -2,
+  "condition-failed": -6,
   "value-length": -2.5,
   "value-quoted": 1.5,
   "value-from-cell": -1,
@@ -204,6 +210,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "value-aligned": 3,
   "value-aligned-other": -2,
   "column-aligned": 1.5,
+  "cell-in-question": 3,
   "result-recency": 2,
   "result-aggregate": 0.5,
   // follow what the view says, as an instruction-following reader would; each is 0 without guidance

@@ -18,7 +18,7 @@ export interface ViewGuidance {
   roles: boolean;
   /** Use a name or date whole, as the question writes it, not a part of it. */
   wholeNames: boolean;
-  /** The last reply is an error that says to correct the query rather than answer. */
+  /** The last reply (an error, or an empty result with a note) says to correct the query rather than answer. */
   fixError: boolean;
   /** The last answer was held for a check (null when it was not). */
   check: HeldAnswer | null;
@@ -61,7 +61,7 @@ function heldAnswer(read: ReadView): HeldAnswer | null {
 
 /**
  * Reads the advice in the view: the system text and hints (`read.guidance`), the text of the last
- * reply (a tool-error suffix) and a check shown instead of a submit. Every field is false or null
+ * reply (a tool-error suffix, a note after an empty result) and a check shown instead of a submit. Every field is false or null
  * when the view carries no such advice (the base presets carry none).
  */
 export function viewGuidance(read: ReadView): ViewGuidance {
@@ -72,7 +72,10 @@ export function viewGuidance(read: ReadView): ViewGuidance {
     previewBeforeFilter:
       /(preview|look at|inspect|list|check)[^.\n]{0,40}distinct values[^.\n]{0,60}before/.test(text) ||
       /distinct values[^.\n]{0,60}before (filtering|querying|using|a where)/.test(text),
-    lookAfterEmpty: /(returns?|returned|gives?) (\[\]|nothing|no rows|an empty (list|result))/.test(text),
+    lookAfterEmpty:
+      /(returns?|returned|gives?) (\[\]|nothing|no rows|an empty (list|result))/.test(text) ||
+      (last?.rows?.length === 0 &&
+        /written differently|how the value is written|look at the (distinct )?values/.test(lastReply)),
     queryBeforeAnswer:
       /\b(run|execute) (a |an )?(select|query)\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}\banswer/.test(text),
     countStar: /count\(\*\)/.test(text),
@@ -81,8 +84,8 @@ export function viewGuidance(read: ReadView): ViewGuidance {
     roles: /after ['"‘]?to['"’]?[^.\n]{0,40}new value/.test(text),
     wholeNames: /(name|date|phrase)[^.\n]{0,20} whole\b|not a part of it/.test(text),
     fixError:
-      last?.isError === true &&
-      /do not answer|run (a )?corrected query|run it again|correct it/.test(lastReply),
+      (last?.isError === true || last?.rows?.length === 0) &&
+      /do not answer|run (a )?corrected query|run (it|the query) again|correct it/.test(lastReply),
     check: heldAnswer(read),
   };
 }

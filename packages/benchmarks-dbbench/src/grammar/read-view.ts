@@ -97,7 +97,9 @@ function cellText(value: PythonValue): string {
 export function parseResultRows(text: string): string[][] | null {
   const trimmed = text.trim();
   if (!trimmed.startsWith("[")) return null;
-  let value = pythonEval(trimmed);
+  // a harness note may follow the reply on its own line (`[]` + "No rows matched ...")
+  const firstLine = trimmed.split("\n", 1)[0] ?? trimmed;
+  let value = pythonEval(trimmed) ?? (firstLine === trimmed ? undefined : pythonEval(firstLine));
   if (value === undefined) {
     // a reply cut by the harness (e.g. v0.2's 800 characters + "[TRUNCATED]"): keep the whole rows before the cut
     const lastRow = trimmed.lastIndexOf("), (");

@@ -18,3 +18,10 @@ export function renderMalformedAction(
 ): string {
   return fillTemplate(section.malformedActionTemplate, { reason, reply });
 }
+
+/** The error-recovery middleware: a successful tool result, with the empty-result note when it matches. */
+export function renderToolResult(section: HarnessConfig["errorRecovery"], content: string): string {
+  const note = section.emptyResult;
+  if (note === undefined || !new RegExp(note.pattern).test(content)) return content;
+  return `${content}${note.suffix}`;
+}

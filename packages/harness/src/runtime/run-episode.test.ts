@@ -179,6 +179,22 @@ describe("runEpisode", () => {
     expect(trajectory.events.map((event) => event.type)).toContain("tool-error");
   });
 
+  it("adds the empty-result note only after results that match its pattern", async () => {
+    const config = harness((draft) => {
+      draft.errorRecovery.emptyResult = { pattern: "^Tokyo$", suffix: "\nThat is not France." };
+    });
+    const policy = createScriptedPolicy(["lookup: japan", "lookup: france", "answer: Paris"]);
+    await runEpisode({ task: france, benchmark, harness: config, policy, seed: 1 });
+    expect(policy.views[1]?.messages.at(-1)?.content).toBe("Tokyo\nThat is not France.");
+    expect(policy.views[2]?.messages.at(-1)?.content).toBe("Paris");
+    expect(() =>
+      parseHarnessConfig({
+        ...config,
+        errorRecovery: { ...config.errorRecovery, emptyResult: { pattern: "([", suffix: "" } },
+      }),
+    ).toThrow(/emptyResult\.pattern/);
+  });
+
   it("holds the first submit back for verification", async () => {
     const config = harness((draft) => {
       draft.verification = { enabled: true, prompt: "You answered {answer}. Are you sure?", maxChecks: 1 };

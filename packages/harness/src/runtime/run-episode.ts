@@ -12,7 +12,7 @@ import type { HarnessEvent, Trajectory, TrajectoryStep } from "../spec/trajector
 import { parseAction } from "./action-format-middleware.js";
 import { selectContext, truncateObservation } from "./context-middleware.js";
 import { allEvents, type EpisodeState } from "./episode-state.js";
-import { renderMalformedAction, renderToolError } from "./error-recovery-middleware.js";
+import { renderMalformedAction, renderToolError, renderToolResult } from "./error-recovery-middleware.js";
 import { renderInitialMessages } from "./prompt-middleware.js";
 import { createToolExposure } from "./tool-exposure-middleware.js";
 import { holdSubmitForCheck } from "./verification-middleware.js";
@@ -223,7 +223,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
                 events.push({ type: "tool-error", step: index, detail: result.content.slice(0, 200) });
               text = result.isError
                 ? renderToolError(harness.errorRecovery, call.name, result.content)
-                : result.content;
+                : renderToolResult(harness.errorRecovery, result.content);
               if (result.done) endReason = "submitted";
             }
           }

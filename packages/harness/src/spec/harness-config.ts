@@ -83,6 +83,18 @@ export const errorRecoverySectionSchema = z.object({
   maxReprompts: z.number().int().nonnegative(),
   /** Extra text appended after a tool error (e.g. a recovery suggestion); empty for none. */
   toolErrorSuffix: z.string(),
+  /**
+   * A note after a tool result that is not an error but gave nothing to work with (e.g. an empty SQL
+   * result `[]`). Absent: such results are shown as they are.
+   */
+  emptyResult: z
+    .object({
+      /** Regular expression source matched against the whole result text. */
+      pattern: regexSourceSchema,
+      /** Text appended after a matching result (start it with a newline to put it on its own line). */
+      suffix: z.string(),
+    })
+    .optional(),
 });
 
 /** How long an episode may run. Fix direction `budget`. */
