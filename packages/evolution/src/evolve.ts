@@ -40,7 +40,7 @@ export interface EvolveOptions extends EpisodeRunner {
   beamWidth?: number;
   /** Base successes each candidate is checked on for regressions (default 8). */
   successSample?: number;
-  /** Most base failures of a direction a candidate is validated on (default 24). */
+  /** Most base failures of a direction a candidate is validated on (default 64). */
   maxFailuresPerDirection?: number;
   /** Failure classifiers, in order (default: the generic rules). */
   classifiers?: readonly FailureClassifierV1[];
@@ -214,7 +214,7 @@ export async function evolvePool(
       .filter((trajectory) =>
         modesOf(trajectory).some((mode) => (modeDirections[mode] ?? []).includes(direction)),
       )
-      .slice(0, options.maxFailuresPerDirection ?? 24);
+      .slice(0, options.maxFailuresPerDirection ?? 64);
     const entry: EvolutionReport["directions"][number] = {
       direction,
       failures: directionFailures.length,

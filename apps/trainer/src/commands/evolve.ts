@@ -58,7 +58,7 @@ Options:
   --generations G        generations per direction (default 3)
   --candidates C         operator children per parent and generation (default 3)
   --success-sample N     base successes each candidate is checked on (default 8)
-  --max-failures N       base failures per direction a candidate is validated on (default 24)
+  --max-failures N       base failures per direction a candidate is validated on (default 64)
   --directions LIST      comma-separated directions (default: all seven)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
   --llm-model NAME       model name at that endpoint (enables the LLM parts)
@@ -129,7 +129,7 @@ Options:
       generations: integerOption(args, "generations", 3),
       candidatesPerGeneration: integerOption(args, "candidates", 3),
       successSample: integerOption(args, "success-sample", 8),
-      maxFailuresPerDirection: integerOption(args, "max-failures", 24),
+      maxFailuresPerDirection: integerOption(args, "max-failures", 64),
       classifiers,
       library: benchmark.id === "dbbench" ? dbbenchLibrary : genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),

@@ -885,11 +885,13 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         if (labelValue(more) === "stop") break;
         const columnLabel = walk.take();
         if (columnLabel === null) {
-          // one condition per column: a second one on the same column repeats or contradicts the first
-          const decision = columnOptions("condition-column", context, usedColumns);
+          // a second condition on the same column mostly repeats or contradicts the first
           const conditioned = usedColumns.slice(select === "*" ? 0 : 1);
-          const open = decision.options.filter((entry) => !conditioned.includes(labelValue(entry.label)));
-          return ask(open.length === 0 ? decision : { name: decision.name, options: open });
+          return ask(
+            guide(columnOptions("condition-column", context, usedColumns), (label) => ({
+              "column-conditioned": conditioned.includes(labelValue(label)) ? 1 : 0,
+            })),
+          );
         }
         const column = labelValue(columnLabel);
         const operatorLabel = walk.take();
@@ -1050,13 +1052,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     }
 
     // answer
-    const withRows = read.actions
+    const results = read.actions
       .map((action, index) => ({ action, index }))
       .filter(({ action }) => action.kind === "select" && action.rows !== null && action.rows.length > 0)
       .reverse();
-    // a preview or a column's distinct values answer only when nothing else has rows
-    const queried = withRows.filter(({ action }) => !isExplore(action.sql));
-    const results = queried.length > 0 ? queried : withRows;
+    // a preview or a column's distinct values answers only when nothing else has rows
+    const queried = results.some(({ action }) => !isExplore(action.sql));
     const sourceLabel = walk.take();
     if (sourceLabel === null) {
       const sourceOptions = results.map(({ action, index }, rank) => {
@@ -1069,6 +1070,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             "result-single-cell": rows.length === 1 && rows[0]?.length === 1 ? 1 : 0,
             "result-aggregate": /^\s*select\s+(count|sum|avg|min|max)\s*\(/i.test(action.sql ?? "") ? 1 : 0,
             "column-seen": action.columns === null ? 0 : 1,
+            "result-is-preview": queried && isExplore(action.sql) ? 1 : 0,
           },
           context,
         );

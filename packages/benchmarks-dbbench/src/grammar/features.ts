@@ -96,6 +96,8 @@ export const featureNames = [
   "value-aligned-other",
   // the assignment gives this column a value (a condition, a SET or a WHERE column)
   "column-aligned",
+  // on a condition column: the query already has a condition on it
+  "column-conditioned",
   // a cell seen in a result whose words the question uses (`Soybean production` for "soybean production
   // statistics"): share of the cell's content words in the question
   "cell-in-question",
@@ -104,6 +106,8 @@ export const featureNames = [
   "result-rows",
   "result-single-cell",
   "result-aggregate",
+  // the result is a preview or a column's distinct values, and a real query has rows too
+  "result-is-preview",
   // on the answer option: how many actions the episode has taken (0 up to two, 1 from six)
   "answer-pressure",
   // the grammar's heuristic fit of a categorical option to the view (e.g. COUNT after "how many")
@@ -210,9 +214,11 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "value-aligned": 3,
   "value-aligned-other": -2,
   "column-aligned": 1.5,
+  "column-conditioned": -5,
   "cell-in-question": 3,
   "result-recency": 2,
   "result-aggregate": 0.5,
+  "result-is-preview": -4,
   // follow what the view says, as an instruction-following reader would; each is 0 without guidance
   "guide-explore": 3,
   "guide-query-first": 2,
