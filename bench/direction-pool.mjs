@@ -23,7 +23,7 @@ const base = createDbBench().presets["v0.2"];
 const chosen = [
   ["guidance", "add-hint"],
   ["context", "widen-observations"],
-  ["error-recovery", "error-suffix"],
+  ["error-recovery", "empty-result-note"],
   ["budget", "more-steps"],
   ["verification", "enable-check"],
 ];
