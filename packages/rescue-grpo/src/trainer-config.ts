@@ -86,7 +86,7 @@ export function defaultTrainerConfig(method: SamplingMethod, seed: number): Trai
     maxDrawsPerStep: 24,
     advantage: "grpo",
     clip: method === "dapo" ? { low: 0.2, high: 0.28 } : { low: 0.2, high: 0.2 },
-    klCoefficient: 0,
+    klCoefficient: 0.2,
     aggregation: method === "dapo" ? "token-mean" : "seq-mean-token-mean",
     learningRate: 0.05,
     adamEpsilon: 1e-3,

@@ -86,7 +86,7 @@ function questionContext(read: ReadView, maxSpan: number): QuestionContext {
   if (cached !== undefined) return cached;
   const values = questionValues(read.instruction, maxSpan);
   const structure = questionStructure(read, values);
-  const insert = cuePatterns[0]?.[1].test(read.instruction) === true;
+  const insert = cuePatterns.find(([name]) => name === "cue-insert")?.[1].test(read.instruction) === true;
   const result: QuestionContext = {
     values,
     questionTokens: tokenize(read.instruction).map((token) => token.text.toLowerCase()),
