@@ -164,25 +164,39 @@ export function wordsBetween(structure: QuestionStructure, from: number, to: num
   return count;
 }
 
-/** Content words (not stop words) and commas strictly between two token indices. */
-function gapBetween(
+/** Words that end the clause a header was named in (`the 2010-11 season have been updated with 7`). */
+const clauseWords = new Set(["been", "being", "have", "has", "had", "was", "were"]);
+
+/** What lies strictly between two token indices: words that are not filler, commas, clause words. */
+export interface Gap {
+  words: number;
+  commas: number;
+  clauses: number;
+}
+
+/** The gap between two token indices; `isFiller` says which words do not count (stop words by default). */
+export function gapBetween(
   structure: QuestionStructure,
   from: number,
   to: number,
-): { words: number; commas: number } {
+  isFiller: (index: number) => boolean = (index) => isStopWord(structure.tokens[index]?.text ?? ""),
+): Gap {
   let words = 0;
   let commas = 0;
+  let clauses = 0;
   for (let index = from + 1; index < to; index++) {
     const text = structure.tokens[index]?.text ?? "";
-    if (structure.isWord[index] && !isStopWord(text)) words++;
+    if (structure.isWord[index] && !isFiller(index)) words++;
     else if (/^[,;:.]$/.test(text)) commas++;
+    else if (clauseWords.has(text.toLowerCase())) clauses++;
   }
-  return { words, commas };
+  return { words, commas, clauses };
 }
 
-function gapScore(gap: { words: number; commas: number }): number {
+/** 1 for an empty gap, less with each word; cut to 0.3 by a comma (or, with `clauseBreaks`, two clause words). */
+export function gapScore(gap: Gap, clauseBreaks = false): number {
   const base = [1, 0.6, 0.3][gap.words] ?? 0;
-  return gap.commas > 0 ? base * 0.3 : base;
+  return gap.commas > 0 || (clauseBreaks && gap.clauses > 1) ? base * 0.3 : base;
 }
 
 /** How closely a value (any of its occurrences) follows (`after`) or precedes (`before`) a mention of the column (0..1). */

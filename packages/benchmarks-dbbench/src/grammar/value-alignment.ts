@@ -1,6 +1,8 @@
 import {
   columnRole,
   contentWords,
+  gapBetween,
+  gapScore,
   headerKind,
   type Mention,
   normalizeWord,
@@ -35,9 +37,6 @@ const vagueWords = new Set(
     " ",
   ),
 );
-/** Words that end the clause a header was named in (`the 2010-11 season have been updated with 7`). */
-const clauseWords = new Set(["been", "being", "have", "has", "had", "was", "were"]);
-
 /** Words of the request rather than of the data (a value made of them is not a value). */
 export const requestWords = new Set(
   "update updated updating set change changed modify modified insert inserted record recorded add added column columns table row rows field fields value values equals equal named called database entry data new reflect indicate".split(
@@ -59,19 +58,12 @@ function isFiller(structure: QuestionStructure, index: number): boolean {
   );
 }
 
-/** How closely two token positions are tied: 1 with nothing but filler (or `:`/`=`) between them. */
-function gapScore(structure: QuestionStructure, from: number, to: number): number {
-  let words = 0;
-  let breaks = 0;
-  let clauses = 0;
-  for (let index = from + 1; index < to; index++) {
-    const text = structure.tokens[index]?.text ?? "";
-    if (structure.isWord[index] && !isFiller(structure, index)) words++;
-    else if (/^[,;.]$/.test(text)) breaks++;
-    else if (clauseWords.has(text.toLowerCase())) clauses++;
-  }
-  const base = [1, 0.6, 0.3][words] ?? 0;
-  return breaks > 0 || clauses > 1 ? base * 0.3 : base;
+/** How closely two token positions are tied: 1 with nothing but filler between them. */
+function tie(structure: QuestionStructure, from: number, to: number): number {
+  const gap = gapBetween(structure, from, to, (index) => isFiller(structure, index));
+  // `Year: 1998` and `Year='2021'` tie a value to its header; a comma or a new clause breaks the tie
+  const colons = structure.tokens.slice(from + 1, to).filter((token) => token.text === ":").length;
+  return gapScore({ ...gap, commas: gap.commas - colons }, true);
 }
 
 /** Share of the header's content words that the mention's tokens name. */
@@ -268,8 +260,8 @@ export function alignValues(
         if (overlaps(occurrence, mention)) continue;
         const after = occurrence.start > mention.end;
         const gap = after
-          ? gapScore(structure, mention.end, occurrence.start)
-          : gapScore(structure, occurrence.end, mention.start);
+          ? tie(structure, mention.end, occurrence.start)
+          : tie(structure, occurrence.end, mention.start);
         const weak = !quotedSpans.includes(occurrence) && !isNameOrNumber(structure, occurrence);
         // `Draw 10` and `145 points` are the tightest ties; a value after a stop word (`place with 145`) is looser
         const adjacent = after ? occurrence.start === mention.end + 1 : occurrence.end === mention.start - 1;
