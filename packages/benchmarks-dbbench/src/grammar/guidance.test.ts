@@ -83,6 +83,23 @@ describe("guidance features", () => {
     expect(greedyAction(grammar, hinted, prior)).toContain("SELECT DISTINCT `Termination of Mission`");
   });
 
+  it("reads the harness's note after an empty result: explores the failed column, then does not repeat the failed condition", () => {
+    const base = v02View(question, "US Ambassadors", headers, [[failedQuery, "[]"]]);
+    const noted = v02View(question, "US Ambassadors", headers, [
+      [
+        failedQuery,
+        "[]\nNo rows matched. The value may be written differently in the table: look at the distinct values of the column you filtered on before you answer.",
+      ],
+    ]);
+    expect(probability(noted, [], "kind:explore")).toBeGreaterThan(
+      probability(base, [], "kind:explore") + 0.3,
+    );
+    expect(greedyAction(grammar, noted, prior)).toContain("SELECT DISTINCT `Termination of Mission`");
+    const condition = ["kind:query", "column:Presentation of Credentials", "aggregate:none", "condition:add"];
+    const value = [...condition, "column:Termination of Mission", "operator:="];
+    expect(probability(noted, value, "value:August 15")).toBeLessThan(0.01);
+  });
+
   it("a query before the answer, COUNT(*), empty answers after a change and answers as returned follow their hints", () => {
     const fresh = v02View("Who is the Representative?", "US Ambassadors", headers);
     const selectHint = withHints(fresh, ["Run a SELECT on the table before giving the final answer."]);
