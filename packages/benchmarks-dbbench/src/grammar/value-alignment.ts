@@ -222,6 +222,9 @@ export function alignValues(
     });
     return { byHeader, filter: null, unaligned: [] };
   }
+  // a quoted value, a whole name or date, or a number: the values that stand on their own
+  const standsAlone = (occurrence: Occurrence) =>
+    quotedSpans.includes(occurrence) || isNameOrNumber(structure, occurrence);
   const pairs: { header: string; occurrence: Occurrence; score: number; distance: number }[] = [];
   for (const header of headers) {
     for (const mention of structure.mentions.get(header) ?? []) {
@@ -229,13 +232,7 @@ export function alignValues(
       const insideQuote =
         quotedSpans.some((span) => contains(span, mention)) ||
         structure.entities.some((run) => contains(run, mention) && namesMore(structure, run, mention));
-      const insideOther = allMentions.some(
-        (other) =>
-          other !== mention &&
-          other.start <= mention.start &&
-          other.end >= mention.end &&
-          other.end - other.start > mention.end - mention.start,
-      );
+      const insideOther = allMentions.some((other) => other !== mention && contains(other, mention));
       // `season` names Season wholly and Season Premiere only in part; `score` may name A, E and T Score
       const covered = coverage(structure, header, mention);
       const sharedBy = headers.filter((other) =>
@@ -262,7 +259,7 @@ export function alignValues(
         const gap = after
           ? tie(structure, mention.end, occurrence.start)
           : tie(structure, occurrence.end, mention.start);
-        const weak = !quotedSpans.includes(occurrence) && !isNameOrNumber(structure, occurrence);
+        const weak = !standsAlone(occurrence);
         // `Draw 10` and `145 points` are the tightest ties; a value after a stop word (`place with 145`) is looser
         const adjacent = after ? occurrence.start === mention.end + 1 : occurrence.end === mention.start - 1;
         const number = /^-?\d/.test(occurrence.text);
@@ -295,8 +292,7 @@ export function alignValues(
   const unalignedOf = () => {
     const used = [...aligned.values()];
     return occurrences
-      .filter((occurrence) => !used.some((value) => overlaps(value, occurrence)))
-      .filter((occurrence) => quotedSpans.includes(occurrence) || isNameOrNumber(structure, occurrence))
+      .filter((occurrence) => !used.some((value) => overlaps(value, occurrence)) && standsAlone(occurrence))
       .map((occurrence) => occurrence.text);
   };
   if (!fillInOrder)
@@ -304,11 +300,7 @@ export function alignValues(
 
   const leftover: Occurrence[] = [];
   const inOrder = occurrences
-    .filter((occurrence) => {
-      if (taken.some((span) => overlaps(span, occurrence))) return false;
-      if (quotedSpans.includes(occurrence)) return true;
-      return isNameOrNumber(structure, occurrence);
-    })
+    .filter((occurrence) => !taken.some((span) => overlaps(span, occurrence)) && standsAlone(occurrence))
     .sort((a, b) => a.start - b.start || b.end - a.end);
   for (const occurrence of inOrder)
     if (!leftover.some((kept) => overlaps(kept, occurrence))) leftover.push(occurrence);
