@@ -20,6 +20,17 @@ import { measureRescueProperties, type RescueProperties, type RescueRecord } fro
 import { createRuleClassifier } from "./rule-classifier.js";
 import { type EpisodeRunner, episodeSeed, runJobs } from "./run-episodes.js";
 
+/** The defaults of `evolvePool`'s numeric options (the CLI shows and uses the same). */
+export const evolveDefaults = {
+  rolloutsPerTask: 2,
+  generations: 3,
+  candidatesPerGeneration: 3,
+  beamWidth: 2,
+  successSample: 8,
+  maxFailuresPerDirection: 64,
+  minScore: 1,
+} as const;
+
 /** Options of `evolvePool`. */
 export interface EvolveOptions extends EpisodeRunner {
   /** Training tasks. */
@@ -134,7 +145,7 @@ export async function evolvePool(
   const classifiers = options.classifiers ?? [createRuleClassifier()];
   const library = options.library ?? genericLibrary;
   const operators = options.operators ?? builtinOperators;
-  const rollouts = options.rolloutsPerTask ?? 2;
+  const rollouts = options.rolloutsPerTask ?? evolveDefaults.rolloutsPerTask;
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const taskOf = (trajectory: Trajectory) => tasksById.get(trajectory.taskId) as Task;
   const proposals: ProposalLogEntry[] = [];
@@ -173,7 +184,10 @@ export async function evolvePool(
     `base: ${successes.length}/${baseTrajectories.length} solved; modes ${JSON.stringify(modeCounts)}`,
   );
 
-  const successSample = shuffle(successes, random).slice(0, options.successSample ?? 8);
+  const successSample = shuffle(successes, random).slice(
+    0,
+    options.successSample ?? evolveDefaults.successSample,
+  );
 
   const validate = async (config: HarnessConfig, directionFailures: readonly Trajectory[]) => {
     const jobs = [...directionFailures, ...successSample].map((trajectory) => ({
@@ -204,17 +218,17 @@ export async function evolvePool(
     properties: null,
   };
   const siblings: Sibling[] = [];
-  const generations = options.generations ?? 3;
-  const perParent = options.candidatesPerGeneration ?? 3;
-  const beamWidth = options.beamWidth ?? 2;
-  const minScore = options.minScore ?? 1;
+  const generations = options.generations ?? evolveDefaults.generations;
+  const perParent = options.candidatesPerGeneration ?? evolveDefaults.candidatesPerGeneration;
+  const beamWidth = options.beamWidth ?? evolveDefaults.beamWidth;
+  const minScore = options.minScore ?? evolveDefaults.minScore;
 
   for (const direction of options.directions ?? fixDirections) {
     const directionFailures = failures
       .filter((trajectory) =>
         modesOf(trajectory).some((mode) => (modeDirections[mode] ?? []).includes(direction)),
       )
-      .slice(0, options.maxFailuresPerDirection ?? 64);
+      .slice(0, options.maxFailuresPerDirection ?? evolveDefaults.maxFailuresPerDirection);
     const entry: EvolutionReport["directions"][number] = {
       direction,
       failures: directionFailures.length,

@@ -6,6 +6,7 @@ import {
   createLlmProposer,
   createRuleClassifier,
   dbbenchLibrary,
+  evolveDefaults,
   evolvePool,
   type FailureClassifierV1,
   formatRescueProperties,
@@ -54,11 +55,11 @@ Options:
   --harness NAME         base harness: base (default), a preset, or a harness JSON file
   --policy SPEC          embedded (untrained weights of --seed, default) or embedded:DIR
   --seed S               seed of weights, episodes and operators (default 0)
-  --rollouts N           base rollouts per task (default 2)
-  --generations G        generations per direction (default 3)
-  --candidates C         operator children per parent and generation (default 3)
-  --success-sample N     base successes each candidate is checked on (default 8)
-  --max-failures N       base failures per direction a candidate is validated on (default 64)
+  --rollouts N           base rollouts per task (default ${evolveDefaults.rolloutsPerTask})
+  --generations G        generations per direction (default ${evolveDefaults.generations})
+  --candidates C         operator children per parent and generation (default ${evolveDefaults.candidatesPerGeneration})
+  --success-sample N     base successes each candidate is checked on (default ${evolveDefaults.successSample})
+  --max-failures N       base failures per direction a candidate is validated on (default ${evolveDefaults.maxFailuresPerDirection})
   --directions LIST      comma-separated directions (default: all seven)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
   --llm-model NAME       model name at that endpoint (enables the LLM parts)
@@ -125,11 +126,11 @@ Options:
       base,
       seed,
       directions,
-      rolloutsPerTask: integerOption(args, "rollouts", 2),
-      generations: integerOption(args, "generations", 3),
-      candidatesPerGeneration: integerOption(args, "candidates", 3),
-      successSample: integerOption(args, "success-sample", 8),
-      maxFailuresPerDirection: integerOption(args, "max-failures", 64),
+      rolloutsPerTask: integerOption(args, "rollouts", evolveDefaults.rolloutsPerTask),
+      generations: integerOption(args, "generations", evolveDefaults.generations),
+      candidatesPerGeneration: integerOption(args, "candidates", evolveDefaults.candidatesPerGeneration),
+      successSample: integerOption(args, "success-sample", evolveDefaults.successSample),
+      maxFailuresPerDirection: integerOption(args, "max-failures", evolveDefaults.maxFailuresPerDirection),
       classifiers,
       library: benchmark.id === "dbbench" ? dbbenchLibrary : genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
