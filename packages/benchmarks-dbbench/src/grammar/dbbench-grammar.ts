@@ -76,6 +76,8 @@ interface QuestionContext {
   valueFeatures: Map<string, number[]>;
   /** The question's values assigned to the headers it ties them to. */
   alignment: Alignment;
+  /** Content words of the question (for cells the question names). */
+  contentWords: Set<string>;
 }
 
 const questionCache = new Map<string, QuestionContext>();
@@ -94,6 +96,7 @@ function questionContext(read: ReadView, maxSpan: number): QuestionContext {
     columnFeatures: new Map(),
     valueFeatures: new Map(),
     alignment: alignValues(structure, read.headers, values, insert),
+    contentWords: new Set(contentWords(read.instruction)),
   };
   if (questionCache.size >= 256) questionCache.clear();
   questionCache.set(key, result);
@@ -549,11 +552,10 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     if (pool.length === 0) pool = [{ text: "", length: 0, start: -1, source: "quoted" }];
     const total = Math.max(1, questionTokens.length);
     const roleSign = roleSignOf(name);
-    const questionWords = lazy(() => new Set(contentWords(read.instruction)));
     const cellInQuestion = (cell: string): number => {
       const cellWords = contentWords(cell);
       if (cellWords.length === 0) return 0;
-      return cellWords.filter((word) => questionWords().has(word)).length / cellWords.length;
+      return cellWords.filter((word) => context.question.contentWords.has(word)).length / cellWords.length;
     };
     const alignment = context.question.alignment.byHeader;
     const aligned = column === null ? undefined : alignment.get(column)?.text;
