@@ -63,6 +63,8 @@ export const dbbenchLibrary: EvolutionLibrary = {
   verificationPrompts: [
     "Before committing {answer}: does it match the last query result exactly? Submit again to confirm, or run another query.",
     "Check {answer} against the question: right column, right rows? Submit again to confirm.",
+    // AgentBench's reply to an UPDATE is [] whether or not its WHERE matched a row
+    "Before committing {answer}: if you changed the table, select the rows your change should have reached; if none come back, your WHERE missed them. Submit again to confirm.",
   ],
   macros: [],
   emptyResult: {

@@ -22,12 +22,12 @@ import { type EpisodeRunner, episodeSeed, runJobs } from "./run-episodes.js";
 
 /** The defaults of `evolvePool`'s numeric options (the CLI shows and uses the same). */
 export const evolveDefaults = {
-  rolloutsPerTask: 2,
+  rolloutsPerTask: 4,
   generations: 3,
   candidatesPerGeneration: 3,
   beamWidth: 2,
   successSample: 8,
-  maxFailuresPerDirection: 64,
+  maxFailuresPerDirection: 512,
   minScore: 1,
 } as const;
 

@@ -18,6 +18,11 @@ export const failureConventionsSchema = z.object({
   answerArgument: z.string().nullable(),
   /** Tools that submit an answer (an executed call whose result ends the episode counts too). */
   submitTools: z.array(z.string()),
+  /**
+   * Matches (case-insensitively) a string argument of a call that changes the environment's state, e.g.
+   * an SQL UPDATE; null when no call is known to change state. Absent means null.
+   */
+  changePattern: regexSourceSchema.nullable().optional(),
 });
 /** A benchmark's observable text conventions for failure rules. */
 export type FailureConventions = z.infer<typeof failureConventionsSchema>;
@@ -45,6 +50,8 @@ export const dbbenchConventions: FailureConventions = {
   emptyAnswerPattern: '^(\\[\\s*\\]|\\[\\s*"?none"?\\s*\\]|none)$',
   answerArgument: null,
   submitTools: ["submit", "answer", "commit_final_answer"],
+  // AgentBench replies `[]` to an INSERT or UPDATE whether or not it reached a row
+  changePattern: "^\\s*(insert|update|delete|replace)\\b",
 };
 
 /** Validates conventions; throws `InvalidInputError` naming the field. */

@@ -15,6 +15,7 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "wrong-answer-format": ["action-format", "guidance"],
   "context-lost": ["context"],
   "premature-answer": ["verification", "guidance"],
+  "unchecked-change": ["verification"],
   "wrong-target": ["guidance", "verification", "tool-exposure"],
 };
 

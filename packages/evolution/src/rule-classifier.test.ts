@@ -3,7 +3,7 @@ import { lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
 import { lookupEpisode, shortContextHarness } from "./__fixtures__/lookup-trajectories.js";
 import { classifyFailure } from "./failure-classifier.js";
-import { dbbenchConventions, parseFailureConventions } from "./failure-conventions.js";
+import { dbbenchConventions, genericConventions, parseFailureConventions } from "./failure-conventions.js";
 import { classifyByRules, createRuleClassifier } from "./rule-classifier.js";
 
 const generic = createRuleClassifier();
@@ -88,6 +88,20 @@ describe("rule classifier", () => {
     expect(classifyByRules(listAnswer, dbbenchConventions).map((label) => label.mode)).toEqual([
       "wrong-target",
     ]);
+  });
+
+  it("labels a state change that nothing read back before a wrong answer", async () => {
+    // the lookup of "france" stands in for a change (an UPDATE whose reply says nothing)
+    const conventions = { ...genericConventions, id: "change-test", changePattern: "^france$" };
+    const unread = await lookupEpisode(["lookup: france", "answer: Paris"]);
+    const label = classifyByRules(unread, conventions).find((entry) => entry.mode === "unchecked-change");
+    expect(label?.step).toBe(0);
+    expect(label?.evidence).toContain("france");
+    const readBack = await lookupEpisode(["lookup: france", "lookup: peru", "answer: Paris"]);
+    expect(classifyByRules(readBack, conventions).map((entry) => entry.mode)).not.toContain(
+      "unchecked-change",
+    );
+    expect(classifyByRules(unread, genericConventions).map((entry) => entry.mode)).toEqual(["wrong-target"]);
   });
 
   it("rejects conventions with an invalid pattern, naming the field", () => {

@@ -11,6 +11,28 @@ function label(mode: string, evidence: string, step: number | undefined): Failur
   return { mode, evidence, source: "rules", ...(step === undefined ? {} : { step }) };
 }
 
+function changeText(fact: CallFact, conventions: FailureConventions): string | undefined {
+  const pattern = conventions.changePattern;
+  if (pattern === null || pattern === undefined) return undefined;
+  return Object.values(fact.call.arguments).find(
+    (value): value is string => typeof value === "string" && matches(pattern, value),
+  );
+}
+
+/** The last successful state change before the submit, when no successful read follows it. */
+function uncheckedChange(
+  calls: readonly CallFact[],
+  submit: CallFact,
+  isWork: (fact: CallFact) => boolean,
+  conventions: FailureConventions,
+): CallFact | undefined {
+  const work = calls.filter((fact) => isWork(fact) && !fact.isError && fact.step < submit.step);
+  const lastChange = work.findLastIndex((fact) => changeText(fact, conventions) !== undefined);
+  if (lastChange < 0) return undefined;
+  const readBack = work.slice(lastChange + 1).some((fact) => changeText(fact, conventions) === undefined);
+  return readBack ? undefined : work[lastChange];
+}
+
 /**
  * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
  * and submitted answer, read through the benchmark's conventions. Returns no labels for a success.
@@ -122,6 +144,16 @@ export function classifyByRules(trajectory: Trajectory, conventions: FailureConv
       );
     }
     labels.push(...submitPhase);
+    const unchecked = uncheckedChange(calls, submit, isWork, conventions);
+    if (unchecked !== undefined) {
+      labels.push(
+        label(
+          "unchecked-change",
+          `step ${unchecked.step} changed state (${excerpt(changeText(unchecked, conventions) ?? "", 120)}; reply ${excerpt(unchecked.content, 40)}) and nothing read it back before the answer at step ${submit.step}`,
+          unchecked.step,
+        ),
+      );
+    }
   }
   return labels;
 }

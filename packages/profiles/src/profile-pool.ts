@@ -19,13 +19,16 @@ export function poolHarnesses(pool: Pool): { id: string; config: HarnessConfig; 
   ];
 }
 
+/** Rollouts per task and harness when none are given (as many as `hs evolve` validates with). */
+export const defaultProfileRollouts = 4;
+
 /** Options of `profilePool`. */
 export interface ProfilePoolOptions extends EpisodeRunner {
   /** The pool. */
   pool: Pool;
   /** Profiling tasks. */
   tasks: readonly Task[];
-  /** Rollouts per task and harness (default 2). */
+  /** Rollouts per task and harness (default `defaultProfileRollouts`). */
   rolloutsPerTask?: number;
   /** Seed (default 0). */
   seed?: number;
@@ -47,7 +50,7 @@ export interface ProfilePoolOptions extends EpisodeRunner {
 export async function profilePool(
   options: ProfilePoolOptions,
 ): Promise<{ profiles: ProfileSet; baseTrajectories: Trajectory[] }> {
-  const rollouts = options.rolloutsPerTask ?? 2;
+  const rollouts = options.rolloutsPerTask ?? defaultProfileRollouts;
   const seed = options.seed ?? 0;
   const classifiers = options.classifiers ?? [createRuleClassifier(options.conventions)];
   const policyVersion = `${options.policy.id}@${options.policy.version}`;

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { conventionsFor, createRuleClassifier, readPool } from "@hs/evolution";
 import { appendTrajectories } from "@hs/harness";
-import { profilePool, writeProfileSet } from "@hs/profiles";
+import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { loadTaskSet, openBenchmark, resolvePolicy } from "./eval.js";
 
@@ -24,7 +24,7 @@ Options:
   --split NAME       bundled split (default: the benchmark's first split)
   --data FILE        tasks from a file of the benchmark's format instead
   --tasks N          use only the first N tasks
-  --rollouts N       rollouts per task and harness (default 2)
+  --rollouts N       rollouts per task and harness (default ${defaultProfileRollouts})
   --seed S           seed of the policy and episodes (default 0)
   --step N           training step the profiles describe (default 0)`,
   options: {
@@ -62,7 +62,7 @@ Options:
       pool,
       tasks,
       seed,
-      rolloutsPerTask: integerOption(args, "rollouts", 2),
+      rolloutsPerTask: integerOption(args, "rollouts", defaultProfileRollouts),
       step: integerOption(args, "step", 0),
       classifiers: [createRuleClassifier(conventions)],
       conventions,

@@ -60,8 +60,6 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "embedded",
       "--tasks",
       String(settings.evolveTasks),
-      "--rollouts",
-      "1",
       "--out",
       profiles,
     ],

@@ -6,6 +6,7 @@ import type {
   PolicyView,
   ToolCall,
 } from "@hs/harness";
+import { type ChangeChecks, changeCheckSql, changeChecks } from "./change-check.js";
 import {
   type FeatureName,
   featureIndex,
@@ -63,6 +64,8 @@ interface ViewContext {
   question: QuestionContext;
   /** Advice the view gives (hints, error suffixes, a check). */
   guidance: ViewGuidance;
+  /** Which UPDATEs were read back afterwards, and which of those reached no rows. */
+  changes: ChangeChecks;
 }
 
 /** What the grammar derives from the question, table name and headers alone. */
@@ -134,8 +137,13 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
   )
     ? 1
     : 0;
+  const changes = changeChecks(read.actions);
+  // an UPDATE whose read-back returned no rows changed nothing
   context["did-modify"] = read.actions.some(
-    (action) => (action.kind === "insert" || action.kind === "update") && !action.isError,
+    (action) =>
+      (action.kind === "insert" || action.kind === "update") &&
+      !action.isError &&
+      !changes.missed.has(action),
   )
     ? 1
     : 0;
@@ -157,12 +165,17 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     questionTokens: question.questionTokens,
     structure: question.structure,
     question,
+    // the `[]` after an INSERT or UPDATE is AgentBench's reply to any change, not an empty result
     failedSql: read.actions
-      .filter((action) => action.sql !== null && (action.isError || action.rows?.length === 0))
+      .filter(
+        (action) =>
+          action.sql !== null && (action.isError || (action.kind === "select" && action.rows?.length === 0)),
+      )
       .map((action) => (action.sql ?? "").toLowerCase()),
     context,
     contextVector: featureVector(context),
     guidance: viewGuidance(read),
+    changes,
   };
   contextCache.set(view, result);
   return result;
@@ -456,12 +469,12 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           ? 1
           : 0;
       const quoted = quoteIdentifier(header).toLowerCase();
-      const failed = context.failedSql.some((sql) => {
+      const filters = (sql: string) => {
         const where = sql.indexOf(" where ");
         return where >= 0 && sql.slice(where).includes(quoted);
-      })
-        ? 1
-        : 0;
+      };
+      // a read-back showing that a change reached no rows is stronger evidence than an empty SELECT
+      const failed = context.changes.missedReads.some(filters) ? 2 : context.failedSql.some(filters) ? 1 : 0;
       const role = roleFit(roleSign, () => columnRole(context.structure, header));
       const features = context.contextVector.slice();
       for (let pair = 0; pair < fixed.pairs.length; pair += 2)
@@ -765,8 +778,10 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const queryFirst = advice.queryBeforeAnswer && !queried;
       const modifyAnswer = advice.modifyThenEmpty && cue("did-modify") === 1;
       const check = advice.check;
+      // a check that asks to read back the rows a change reached, after an UPDATE nothing has read back yet
+      const readBack = check?.asksChangeCheck === true && context.changes.unchecked !== null;
       const confirm =
-        check === null
+        check === null || readBack
           ? null
           : check.againstLastResult
             ? check.matchesLastResult
@@ -779,13 +794,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             const answer = item === "answer";
             const query = item === "query";
             return {
-              "guide-explore": explore && item === "explore" ? 1 : 0,
+              "guide-explore": (explore || readBack) && item === "explore" ? 1 : 0,
               "answer-pressure": answer ? Math.min(1, Math.max(0, read.actions.length - 2) / 4) : 0,
               "guide-query-first": queryFirst ? (answer ? -1 : query ? 1 : 0) : 0,
               "guide-modify-answer": modifyAnswer && answer ? 1 : 0,
               "guide-fix-error": advice.fixError ? (answer ? -1 : query ? 1 : 0) : 0,
               "guide-check-confirm": confirm === true && answer ? 1 : 0,
-              "guide-check-revise": confirm === false ? (answer ? -1 : query ? 1 : 0) : 0,
+              "guide-check-revise":
+                confirm === false ? (answer ? -1 : query ? 1 : 0) : readBack && answer ? -1 : 0,
             };
           },
         ),
@@ -795,7 +811,15 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
 
     if (kind === "explore") {
       const target = walk.take();
+      const unchecked = context.guidance.check?.asksChangeCheck === true ? context.changes.unchecked : null;
+      const readBackSql = unchecked === null || unchecked.sql === null ? null : changeCheckSql(unchecked.sql);
       if (target === null) {
+        // the check asked for reads back the last change
+        if (readBackSql !== null)
+          return ask({
+            name: "explore-target",
+            options: [optionOver("change:last", context.contextVector.slice(), { "guide-explore": 1 })],
+          });
         const decision = columnOptions("explore-target", context, [], ["*"]);
         const advice = context.guidance;
         const failed = advice.lookAfterEmpty ? unexploredFailedColumns(read) : [];
@@ -815,6 +839,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           }),
         );
       }
+      if (target === "change:last" && readBackSql !== null) return sqlAction(read, readBackSql);
       const column = labelValue(target);
       return sqlAction(
         read,

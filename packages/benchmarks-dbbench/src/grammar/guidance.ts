@@ -32,6 +32,8 @@ export interface HeldAnswer {
   matchesLastResult: boolean;
   /** Whether the check asks to compare with the last query result (otherwise with the question). */
   againstLastResult: boolean;
+  /** Whether the check asks to read back the rows a change reached before committing. */
+  asksChangeCheck: boolean;
 }
 
 const sameList = (left: readonly string[], right: readonly string[]): boolean =>
@@ -56,6 +58,7 @@ function heldAnswer(read: ReadView): HeldAnswer | null {
     matchesLastResult:
       lastQuery !== undefined && readings.some((reading) => sameList(reading, last.answer ?? [])),
     againstLastResult: /last (query )?result|query result|returned/.test(text),
+    asksChangeCheck: /\b(your|the) (change|update)\b[^.\n]{0,80}\brows?\b|\bselect the rows\b/.test(text),
   };
 }
 

@@ -39,6 +39,7 @@ export const commonFailureModes = [
   "wrong-answer-format",
   "context-lost",
   "premature-answer",
+  "unchecked-change",
   "wrong-target",
 ] as const;
 
