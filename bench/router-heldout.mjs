@@ -1,9 +1,11 @@
 // Router top-1 vs a random sibling on held-out failed groups.
 // Usage: pnpm build && node bench/router-heldout.mjs --pool pool.json --profiles profiles.json
-//          [--split dev] [--tasks N] [--group 4] [--rescue-rollouts 1] [--policy embedded[:DIR]] [--seed 0]
-// Runs groups under the pool's base harness on held-out tasks, keeps the all-failed groups, runs every
-// sibling on each (the same episodes score every choice), and prints each router's top-1 rescue rate
-// next to a uniformly random sibling, the best single sibling and the any-sibling ceiling.
+//          [--split dev] [--tasks N] [--group 4] [--rescue-rollouts 1] [--policy embedded[:DIR]]
+//          [--seeds 0,1,2] [--smoothing N]
+// For each seed: runs groups under the pool's base harness on held-out tasks, keeps the all-failed
+// groups, runs every sibling on each (the same episodes score every choice), and scores each router's
+// top-1 next to a uniformly random sibling, the best single sibling and the any-sibling ceiling. Prints
+// every seed, then the totals over seeds with the router-minus-random difference and its spread.
 import { parseArgs } from "node:util";
 import { loadTaskSet, openBenchmark, resolvePolicy } from "../apps/trainer/dist/commands/eval.js";
 import { conventionsFor, createRuleClassifier, readPool } from "../packages/evolution/dist/index.js";
@@ -25,12 +27,14 @@ const { values } = parseArgs({
     group: { type: "string", default: "4" },
     "rescue-rollouts": { type: "string", default: "1" },
     policy: { type: "string", default: "embedded" },
-    seed: { type: "string", default: "0" },
+    seed: { type: "string" },
+    seeds: { type: "string", default: "0" },
+    smoothing: { type: "string", default: "1" },
   },
 });
 if (values.pool === undefined || values.profiles === undefined) {
   console.error(
-    "usage: node bench/router-heldout.mjs --pool pool.json --profiles profiles.json [--split dev]",
+    "usage: node bench/router-heldout.mjs --pool pool.json --profiles profiles.json [--split dev] [--seeds 0,1,2]",
   );
   process.exit(2);
 }
@@ -39,41 +43,79 @@ const profiles = await readProfileSet(values.profiles);
 const benchmark = await openBenchmark(pool.benchmark);
 let tasks = await loadTaskSet(benchmark, undefined, values.split);
 if (Number(values.tasks) > 0) tasks = tasks.slice(0, Number(values.tasks));
-const seed = Number(values.seed);
-const policy = await resolvePolicy(benchmark, values.policy, seed);
+const seeds = (values.seed ?? values.seeds).split(",").map(Number);
+const smoothing = Number(values.smoothing);
 const conventions = conventionsFor(benchmark.id);
-const voting = createVotingRouter({ judges: defaultProfileJudges({ conventions }) });
-const routers = [
-  createProfileRouter({ conventions }),
-  voting,
-  createVotingRouter({ judges: defaultProfileJudges({ conventions }), aggregation: "majority" }),
-  createCombinedRouter({ parts: [{ router: createProfileRouter({ conventions }) }, { router: voting }] }),
-];
-const started = Date.now();
-const result = await measureRouting({
-  benchmark,
-  policy,
-  pool,
-  profiles,
-  routers,
-  tasks,
-  groupSize: Number(values.group),
-  rescueRollouts: Number(values["rescue-rollouts"]),
-  seed,
-  classifiers: [createRuleClassifier(conventions)],
-  onProgress: (message) => console.error(`router-heldout: ${message}`),
-});
-policy.dispose?.();
+const profileRouter = () => createProfileRouter({ conventions, smoothing });
+const judges = () => defaultProfileJudges({ conventions });
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
+const started = Date.now();
+const rows = new Map();
+const add = (name, seedIndex, rescued) => {
+  const row = rows.get(name) ?? [];
+  row[seedIndex] = rescued;
+  rows.set(name, row);
+};
+const failedPerSeed = [];
+for (const [seedIndex, seed] of seeds.entries()) {
+  const policy = await resolvePolicy(benchmark, values.policy, seed);
+  const voting = createVotingRouter({ judges: judges() });
+  const result = await measureRouting({
+    benchmark,
+    policy,
+    pool,
+    profiles,
+    routers: [
+      profileRouter(),
+      voting,
+      createVotingRouter({ judges: judges(), aggregation: "majority" }),
+      createCombinedRouter({ parts: [{ router: profileRouter() }, { router: voting }] }),
+    ],
+    tasks,
+    groupSize: Number(values.group),
+    rescueRollouts: Number(values["rescue-rollouts"]),
+    seed,
+    classifiers: [createRuleClassifier(conventions)],
+    onProgress: (message) => console.error(`router-heldout: seed ${seed}: ${message}`),
+  });
+  policy.dispose?.();
+  const failed = result.failedGroups;
+  failedPerSeed.push(failed);
+  for (const [id, rate] of Object.entries(result.routerTop1))
+    add(`router ${id} top-1`, seedIndex, rate * failed);
+  add("random sibling (expected)", seedIndex, result.randomSibling * failed);
+  add("any sibling (ceiling)", seedIndex, result.anySibling * failed);
+  for (const [id, rate] of Object.entries(result.perSibling)) add(id, seedIndex, rate * failed);
+}
+const totalFailed = failedPerSeed.reduce((sum, count) => sum + count, 0);
 console.log(
-  `held-out split ${values.split}: ${result.failedGroups} all-failed groups of ${result.groups} (group size ${values.group}); ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  `held-out split ${values.split}: seeds ${seeds.join(",")}; all-failed groups (group size ${values.group}) per seed ${failedPerSeed.join(", ")}; smoothing ${values.smoothing}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
-console.log("| choice | rescued failed groups |\n|---|---|");
-for (const [id, rate] of Object.entries(result.routerTop1))
-  console.log(`| router ${id} top-1 | ${percent(rate)} |`);
-console.log(`| random sibling (expected) | ${percent(result.randomSibling)} |`);
-console.log(
-  `| best single sibling (${result.bestSingle.harnessId ?? "-"}, chosen after the fact) | ${percent(result.bestSingle.rate)} |`,
-);
-console.log(`| any sibling (ceiling) | ${percent(result.anySibling)} |`);
-for (const [id, rate] of Object.entries(result.perSibling)) console.log(`| ${id} | ${percent(rate)} |`);
+console.log(`| choice | ${seeds.map((seed) => `seed ${seed}`).join(" | ")} | all seeds |`);
+console.log(`|---|${seeds.map(() => "---|").join("")}---|`);
+for (const [name, row] of rows) {
+  const total = row.reduce((sum, rescued) => sum + rescued, 0);
+  const cells = row.map((rescued, index) =>
+    percent(failedPerSeed[index] === 0 ? 0 : rescued / failedPerSeed[index]),
+  );
+  console.log(`| ${name} | ${cells.join(" | ")} | ${percent(totalFailed === 0 ? 0 : total / totalFailed)} |`);
+}
+const random = rows.get("random sibling (expected)") ?? [];
+for (const [name, row] of rows) {
+  if (!name.startsWith("router ")) continue;
+  const differences = row.map(
+    (rescued, index) => (rescued - (random[index] ?? 0)) / Math.max(1, failedPerSeed[index]),
+  );
+  const mean = differences.reduce((sum, value) => sum + value, 0) / differences.length;
+  const spread =
+    differences.length < 2
+      ? 0
+      : Math.sqrt(
+          differences.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (differences.length - 1),
+        );
+  const wins = differences.filter((value) => value > 0).length;
+  const losses = differences.filter((value) => value < 0).length;
+  console.log(
+    `${name} minus random: mean ${(mean * 100).toFixed(1)} points, sd ${(spread * 100).toFixed(1)} over ${differences.length} seeds (above on ${wins}, below on ${losses})`,
+  );
+}
