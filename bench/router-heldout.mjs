@@ -57,6 +57,7 @@ const add = (name, seedIndex, rescued) => {
   rows.set(name, row);
 };
 const failedPerSeed = [];
+const picksTotal = {};
 for (const [seedIndex, seed] of seeds.entries()) {
   const policy = await resolvePolicy(benchmark, values.policy, seed);
   const voting = createVotingRouter({ judges: judges() });
@@ -83,6 +84,9 @@ for (const [seedIndex, seed] of seeds.entries()) {
   failedPerSeed.push(failed);
   for (const [id, rate] of Object.entries(result.routerTop1))
     add(`router ${id} top-1`, seedIndex, rate * failed);
+  for (const [id, picks] of Object.entries(result.routerPicks))
+    for (const [sibling, count] of Object.entries(picks))
+      picksTotal[`${id} -> ${sibling}`] = (picksTotal[`${id} -> ${sibling}`] ?? 0) + count;
   add("random sibling (expected)", seedIndex, result.randomSibling * failed);
   add("any sibling (ceiling)", seedIndex, result.anySibling * failed);
   for (const [id, rate] of Object.entries(result.perSibling)) add(id, seedIndex, rate * failed);
@@ -119,3 +123,8 @@ for (const [name, row] of rows) {
     `${name} minus random: mean ${(mean * 100).toFixed(1)} points, sd ${(spread * 100).toFixed(1)} over ${differences.length} seeds (above on ${wins}, below on ${losses})`,
   );
 }
+console.log(
+  `top-1 picks over all seeds: ${Object.entries(picksTotal)
+    .map(([pick, count]) => `${pick} ${count}`)
+    .join(", ")}`,
+);

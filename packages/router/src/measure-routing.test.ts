@@ -36,6 +36,8 @@ describe("measureRouting on the lookup benchmark", () => {
     expect(measurement.randomSibling).toBeCloseTo(0.5);
     expect(measurement.anySibling).toBe(1);
     expect(measurement.routerTop1.profile).toBe(1);
+    // the profile router sends the budget failure to the budget sibling and the other two to verification
+    expect(measurement.routerPicks.profile).toEqual({ "sibling-budget": 1, "sibling-verification": 2 });
     expect(measurement.routerTop1["vote-borda"]).toBeGreaterThan(measurement.randomSibling);
   });
 });

@@ -38,6 +38,8 @@ export interface RoutingMeasurement {
   failedGroups: number;
   /** Router id -> share of failed groups its top-1 rescued. */
   routerTop1: Record<string, number>;
+  /** Router id -> sibling id -> how many failed groups the router sent to that sibling first. */
+  routerPicks: Record<string, Record<string, number>>;
   /** Expected share for a sibling drawn uniformly at random. */
   randomSibling: number;
   /** Share for the single best sibling chosen after the fact. */
@@ -102,8 +104,10 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
     values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
   const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
   const routerTop1: Record<string, number> = {};
+  const routerPicks: Record<string, Record<string, number>> = {};
   for (const router of options.routers) {
     const hits: boolean[] = [];
+    const picks: Record<string, number> = {};
     for (const [index, { task, group }] of failedGroups.entries()) {
       const decision = await router.route({
         task,
@@ -115,8 +119,10 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
       });
       const top = decision.selected[0];
       hits.push(top !== undefined && rescued.get(top)?.[index] === true);
+      if (top !== undefined) picks[top] = (picks[top] ?? 0) + 1;
     }
     routerTop1[router.id] = share(hits);
+    routerPicks[router.id] = picks;
   }
   const siblingRates = Object.entries(perSibling);
   let best: { harnessId: string | null; rate: number } = { harnessId: null, rate: 0 };
@@ -125,6 +131,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
     groups: options.tasks.length,
     failedGroups: failedGroups.length,
     routerTop1,
+    routerPicks,
     randomSibling:
       siblingRates.length === 0
         ? 0
