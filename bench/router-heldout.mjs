@@ -1,6 +1,6 @@
 // Router top-1 vs a random sibling on held-out failed groups.
 // Usage: pnpm build && node bench/router-heldout.mjs --pool pool.json --profiles profiles.json
-//          [--split dev] [--tasks N] [--group 4] [--rescue-rollouts 1] [--policy embedded[:DIR]]
+//          [--split dev] [--skip N] [--tasks N] [--group 4] [--rescue-rollouts 1] [--policy embedded[:DIR]]
 //          [--seeds 0,1,2] [--smoothing N]
 // For each seed: runs groups under the pool's base harness on held-out tasks, keeps the all-failed
 // groups, runs every sibling on each (the same episodes score every choice), and scores each router's
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     pool: { type: "string" },
     profiles: { type: "string" },
     split: { type: "string", default: "dev" },
+    skip: { type: "string", default: "0" },
     tasks: { type: "string", default: "0" },
     group: { type: "string", default: "4" },
     "rescue-rollouts": { type: "string", default: "1" },
@@ -42,6 +43,7 @@ const pool = await readPool(values.pool);
 const profiles = await readProfileSet(values.profiles);
 const benchmark = await openBenchmark(pool.benchmark);
 let tasks = await loadTaskSet(benchmark, undefined, values.split);
+tasks = tasks.slice(Number(values.skip));
 if (Number(values.tasks) > 0) tasks = tasks.slice(0, Number(values.tasks));
 const seeds = (values.seed ?? values.seeds).split(",").map(Number);
 const smoothing = Number(values.smoothing);
