@@ -66,6 +66,8 @@ interface ViewContext {
   guidance: ViewGuidance;
   /** Which UPDATEs were read back afterwards, and which of those reached no rows. */
   changes: ChangeChecks;
+  /** The read-back of the last UPDATE when a check asks for it and none was run yet (null otherwise). */
+  readBackSql: string | null;
 }
 
 /** What the grammar derives from the question, table name and headers alone. */
@@ -159,6 +161,7 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
       ? 1
       : 0;
   const question = questionContext(read, maxSpan);
+  const guidance = viewGuidance(read);
   const result: ViewContext = {
     read,
     values: question.values,
@@ -174,8 +177,12 @@ function viewContext(view: PolicyView, maxSpan: number): ViewContext {
       .map((action) => (action.sql ?? "").toLowerCase()),
     context,
     contextVector: featureVector(context),
-    guidance: viewGuidance(read),
+    guidance,
     changes,
+    readBackSql:
+      guidance.check?.asksChangeCheck === true && changes.unchecked?.sql != null
+        ? changeCheckSql(changes.unchecked.sql)
+        : null,
   };
   contextCache.set(view, result);
   return result;
@@ -779,7 +786,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const modifyAnswer = advice.modifyThenEmpty && cue("did-modify") === 1;
       const check = advice.check;
       // a check that asks to read back the rows a change reached, after an UPDATE nothing has read back yet
-      const readBack = check?.asksChangeCheck === true && context.changes.unchecked !== null;
+      const readBack = context.readBackSql !== null;
       const confirm =
         check === null || readBack
           ? null
@@ -811,8 +818,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
 
     if (kind === "explore") {
       const target = walk.take();
-      const unchecked = context.guidance.check?.asksChangeCheck === true ? context.changes.unchecked : null;
-      const readBackSql = unchecked === null || unchecked.sql === null ? null : changeCheckSql(unchecked.sql);
+      const readBackSql = context.readBackSql;
       if (target === null) {
         // the check asked for reads back the last change
         if (readBackSql !== null)
