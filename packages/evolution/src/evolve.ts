@@ -37,21 +37,21 @@ export interface EvolveOptions extends EpisodeRunner {
   tasks: readonly Task[];
   /** The base harness. */
   base: HarnessConfig;
-  /** Base rollouts per task (default 2). */
+  /** Base rollouts per task (default `evolveDefaults.rolloutsPerTask`). */
   rolloutsPerTask?: number;
   /** Seed of everything random (default 0). */
   seed?: number;
   /** Directions to evolve (default all). */
   directions?: readonly FixDirection[];
-  /** Generations per direction (default 3). */
+  /** Generations per direction (default `evolveDefaults.generations`). */
   generations?: number;
-  /** Operator children per parent per generation (default 3). */
+  /** Operator children per parent per generation (default `evolveDefaults.candidatesPerGeneration`). */
   candidatesPerGeneration?: number;
-  /** Parents kept between generations (default 2). */
+  /** Parents kept between generations (default `evolveDefaults.beamWidth`). */
   beamWidth?: number;
-  /** Base successes each candidate is checked on for regressions (default 8). */
+  /** Base successes each candidate is checked on for regressions (default `evolveDefaults.successSample`). */
   successSample?: number;
-  /** Most base failures of a direction a candidate is validated on (default 64). */
+  /** Most base failures of a direction a candidate is validated on (default `evolveDefaults.maxFailuresPerDirection`). */
   maxFailuresPerDirection?: number;
   /** Failure classifiers, in order (default: the generic rules). */
   classifiers?: readonly FailureClassifierV1[];
@@ -63,7 +63,7 @@ export interface EvolveOptions extends EpisodeRunner {
   proposer?: ProposerV1;
   /** Which directions repair which modes. */
   modeDirections?: Readonly<Record<FailureMode, readonly FixDirection[]>>;
-  /** Least `rescued - regressions` for a sibling to join the pool (default 1). */
+  /** Least `rescued - regressions` for a sibling to join the pool (default `evolveDefaults.minScore`). */
   minScore?: number;
   /** Run every sibling on every base failure to measure the three properties (default true). */
   measureProperties?: boolean;

@@ -20,9 +20,9 @@ export const failureConventionsSchema = z.object({
   submitTools: z.array(z.string()),
   /**
    * Matches (case-insensitively) a string argument of a call that changes the environment's state, e.g.
-   * an SQL UPDATE; null when no call is known to change state. Absent means null.
+   * an SQL UPDATE; absent when no call is known to change state.
    */
-  changePattern: regexSourceSchema.nullable().optional(),
+  changePattern: regexSourceSchema.optional(),
 });
 /** A benchmark's observable text conventions for failure rules. */
 export type FailureConventions = z.infer<typeof failureConventionsSchema>;

@@ -13,7 +13,7 @@ function label(mode: string, evidence: string, step: number | undefined): Failur
 
 function changeText(fact: CallFact, conventions: FailureConventions): string | undefined {
   const pattern = conventions.changePattern;
-  if (pattern === null || pattern === undefined) return undefined;
+  if (pattern === undefined) return undefined;
   return Object.values(fact.call.arguments).find(
     (value): value is string => typeof value === "string" && matches(pattern, value),
   );
