@@ -28,7 +28,6 @@ const { values } = parseArgs({
     group: { type: "string", default: "4" },
     "rescue-rollouts": { type: "string", default: "1" },
     policy: { type: "string", default: "embedded" },
-    seed: { type: "string" },
     seeds: { type: "string", default: "0" },
     smoothing: { type: "string", default: "1" },
   },
@@ -45,11 +44,18 @@ const benchmark = await openBenchmark(pool.benchmark);
 let tasks = await loadTaskSet(benchmark, undefined, values.split);
 tasks = tasks.slice(Number(values.skip));
 if (Number(values.tasks) > 0) tasks = tasks.slice(0, Number(values.tasks));
-const seeds = (values.seed ?? values.seeds).split(",").map(Number);
+const seeds = values.seeds.split(",").map(Number);
 const smoothing = Number(values.smoothing);
 const conventions = conventionsFor(benchmark.id);
-const profileRouter = () => createProfileRouter({ conventions, smoothing });
-const judges = () => defaultProfileJudges({ conventions });
+const profileRouter = createProfileRouter({ conventions, smoothing });
+const judges = defaultProfileJudges({ conventions });
+const voting = createVotingRouter({ judges });
+const routers = [
+  profileRouter,
+  voting,
+  createVotingRouter({ judges, aggregation: "majority" }),
+  createCombinedRouter({ parts: [{ router: profileRouter }, { router: voting }] }),
+];
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
 const started = Date.now();
 const rows = new Map();
@@ -62,18 +68,12 @@ const failedPerSeed = [];
 const picksTotal = {};
 for (const [seedIndex, seed] of seeds.entries()) {
   const policy = await resolvePolicy(benchmark, values.policy, seed);
-  const voting = createVotingRouter({ judges: judges() });
   const result = await measureRouting({
     benchmark,
     policy,
     pool,
     profiles,
-    routers: [
-      profileRouter(),
-      voting,
-      createVotingRouter({ judges: judges(), aggregation: "majority" }),
-      createCombinedRouter({ parts: [{ router: profileRouter() }, { router: voting }] }),
-    ],
+    routers,
     tasks,
     groupSize: Number(values.group),
     rescueRollouts: Number(values["rescue-rollouts"]),
