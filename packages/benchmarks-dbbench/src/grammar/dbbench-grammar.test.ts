@@ -2,7 +2,7 @@ import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
-import { featureNames } from "./features.js";
+import { featureIndex, featureNames } from "./features.js";
 import { readView } from "./read-view.js";
 
 const grammar = createDbBenchGrammar();
@@ -76,6 +76,63 @@ describe("DBBench action grammar", () => {
       done: true,
       content: 'Action: Answer\nFinal Answer: ["Women +60kg Bronze"]',
     });
+  });
+
+  it("reads a column holding the question's value as a filter, not as the answer", () => {
+    const view = v02View(
+      "What is the average total of player hale irwin, who had a t52 finish?",
+      "Golf Champions",
+      ["Player", "Total", "Finish"],
+      [
+        [
+          "Action: Operation\n```sql\nSELECT DISTINCT `Player` FROM `Golf Champions` LIMIT 100;\n```",
+          "[('Hale Irwin',), ('Tom Kite',)]",
+        ],
+      ],
+    );
+    const seen = featureIndex.get("column-value-seen") ?? -1;
+    const playerIn = (labels: string[]) => {
+      const step = follow(grammar, view, labels);
+      if (step.done) throw new Error("the action finished early");
+      return step.decision.options.find((option) => option.label === "column:Player")?.features[seen];
+    };
+    expect(playerIn(["kind:query"])).toBe(-1);
+    expect(playerIn(["kind:query", "column:Total", "aggregate:AVG", "condition:add"])).toBe(1);
+    const values = follow(grammar, view, [
+      "kind:query",
+      "column:Total",
+      "aggregate:AVG",
+      "condition:add",
+      "column:Player",
+      "operator:=",
+    ]);
+    if (values.done) throw new Error("the action finished early");
+    const requestWordsOf = (label: string) =>
+      values.decision.options.find((option) => option.label === label)?.features[
+        featureIndex.get("value-request-words") ?? -1
+      ];
+    // `average` names what the query computes, not a player
+    expect(requestWordsOf("value:average")).toBe(1);
+    expect(requestWordsOf("value:Hale Irwin")).toBe(0);
+  });
+
+  it("lets a value the question ties to two columns be used twice, and no more", () => {
+    const view = v02View(
+      "The rugby team of Harvard was updated by setting 'Champion' to '1 ( 2020 )' and 'Semifinalist' to '1 ( 2020 )'.",
+      "Rugby Teams",
+      ["Team", "Champion", "Semifinalist", "Runner-up"],
+    );
+    const usedFeature = featureIndex.get("value-used") ?? -1;
+    const used = (labels: string[]) => {
+      const step = follow(grammar, view, labels);
+      if (step.done) throw new Error("the action finished early");
+      return step.decision.options.find((option) => option.label === "value:1 ( 2020 )")?.features[
+        usedFeature
+      ];
+    };
+    const first = ["kind:update", "column:Champion", "value:1 ( 2020 )"];
+    expect(used([...first, "column:Semifinalist"])).toBe(0);
+    expect(used([...first, "column:Semifinalist", "value:1 ( 2020 )", "column:Runner-up"])).toBe(1);
   });
 
   it("builds inserts column by column and updates with SET and WHERE", () => {

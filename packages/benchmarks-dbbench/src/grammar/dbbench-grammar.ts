@@ -30,7 +30,13 @@ import {
   valueShape,
 } from "./question-structure.js";
 import { type ReadView, readView } from "./read-view.js";
-import { type Alignment, alignValues, comparisonBefore, requestWords } from "./value-alignment.js";
+import {
+  type Alignment,
+  alignValues,
+  comparisonBefore,
+  requestWords,
+  summaryWords,
+} from "./value-alignment.js";
 import { isStopWord, questionValues, tokenize, type ValueCandidate } from "./value-candidates.js";
 
 const kinds = ["explore", "query", "insert", "update", "answer"] as const;
@@ -390,7 +396,7 @@ function staticColumnFeatures(context: ViewContext, header: string, index: numbe
     ? 1
     : 0;
   const pairs = featurePairs({
-    "column-exact": header.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
+    "column-exact": mentions.length > 0 && question.includes(header.toLowerCase()) ? 1 : 0,
     "column-position": read.headers.length <= 1 ? 0 : index / (read.headers.length - 1),
     "column-first": index === 0 ? 1 : 0,
     "column-cue": cue,
@@ -489,7 +495,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       return optionOver(`column:${header}`, features, {
         "column-used": used.includes(header) ? 1 : 0,
         "column-numeric": numeric,
-        "column-value-seen": valueSeen,
+        // a column whose cells hold a value the question names is where the filter goes, not the answer
+        "column-value-seen": roleSign === "not-filter" ? -valueSeen : valueSeen,
         "column-seen": cells === undefined ? 0 : 1,
         "column-near-value": conditionRole ? fixed.nearValue : 0,
         "column-aligned": alignedColumn(name, header),
@@ -522,7 +529,14 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
   ): Decision => {
     const { read, values, questionTokens, structure } = context;
     const columnKind = column === null ? 0 : headerKind(column);
-    const usedLower = new Set(used.map((text) => text.toLowerCase()));
+    const useCount = new Map<string, number>();
+    for (const text of used) useCount.set(text.toLowerCase(), (useCount.get(text.toLowerCase()) ?? 0) + 1);
+    // a value the question ties to two columns (`'Champion' to '1 ( 2020 )' and 'Semifinalist' to
+    // '1 ( 2020 )'`) may be used twice
+    const alignedTexts = [...context.question.alignment.byHeader.values()].map((aligned) => aligned.text);
+    const usedUp = (value: ValueCandidate) =>
+      (useCount.get(value.text.toLowerCase()) ?? 0) >=
+      Math.max(1, alignedTexts.filter((text) => text === value.text).length);
     const cellList = [...(columnCells0(read, column) ?? [])];
     const numericShare = cellList.length < 3 ? -1 : cellList.filter(isNumber).length / cellList.length;
     const shapes = new Set(cellList.map(valueShape));
@@ -629,7 +643,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             "value-request-words":
               valueWords.length === 0
                 ? 0
-                : valueWords.filter((word) => requestWords.has(word)).length / valueWords.length,
+                : valueWords.filter((word) => requestWords.has(word) || summaryWords.has(word)).length /
+                  valueWords.length,
             "value-entity": entity.entity,
             "value-entity-part": entity.part,
             "value-mentions-other-column":
@@ -688,7 +703,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         return optionOver(`value:${value.text}`, features, {
           "value-in-column-cells": columnLower.has(lower) ? 1 : 0,
           "value-in-any-cells": anyLower.has(lower) ? 1 : 0,
-          "value-used": usedLower.has(lower) ? 1 : 0,
+          "value-used": usedUp(value) ? 1 : 0,
           "value-in-order": inOrder,
           "value-next-in-order": nextInOrder,
           "value-type-fit": typeFit,

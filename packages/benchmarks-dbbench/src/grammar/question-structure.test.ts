@@ -60,6 +60,32 @@ describe("question structure", () => {
     expect(valueRole(structure, "Spain")).toEqual({ set: 0, filter: 1 });
   });
 
+  it("does not read the column a question word asks for as a filter", () => {
+    const structure = structureOf("VIE is the IATA for which city?", ["City", "IATA"]);
+    expect(columnRole(structure, "City")).toEqual({ set: 0, filter: 0 });
+    const filtered = structureOf("What is the IATA for city Vienna?", ["City", "IATA"]);
+    expect(columnRole(filtered, "City")).toEqual({ set: 0, filter: 1 });
+  });
+
+  it("gives the new value after a filtered column to the changed one", () => {
+    const structure = structureOf("Change the team for position 10 to Barcelona in table_14876228_1.", [
+      "Position",
+      "Team",
+    ]);
+    expect(columnRole(structure, "Position")).toEqual({ set: 0, filter: 1 });
+    expect(columnRole(structure, "Team")).toEqual({ set: 1, filter: 0 });
+  });
+
+  it("does not count a header named only inside a longer header's mention", () => {
+    const structure = structureOf("Modify the stadium capacity to 45,000 for Suwon Samsung Bluewings.", [
+      "Stadium",
+      "Stadium capacity",
+      "Team",
+    ]);
+    expect(structure.mentions.get("Stadium")).toEqual([]);
+    expect(structure.mentions.get("Stadium capacity")).toHaveLength(1);
+  });
+
   it("counts the new values a request states", () => {
     expect(
       setCueCount(

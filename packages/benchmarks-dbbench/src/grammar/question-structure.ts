@@ -114,6 +114,22 @@ export function questionStructure(read: ReadView, values: readonly ValueCandidat
   const words = tokens.map((token) => normalizeWord(token.text));
   const mentions = new Map<string, Mention[]>();
   for (const header of read.headers) mentions.set(header, findMentions(header, words, isWord));
+  // `stadium capacity` names Stadium capacity, not Stadium: a mention inside a longer one of another header goes
+  const found = [...mentions.values()].flat();
+  for (const [header, list] of mentions) {
+    mentions.set(
+      header,
+      list.filter(
+        (mention) =>
+          !found.some(
+            (other) =>
+              other.start <= mention.start &&
+              other.end >= mention.end &&
+              other.end - other.start > mention.end - mention.start,
+          ),
+      ),
+    );
+  }
   const whIndex = tokens.findIndex((token) =>
     /^(what|which|who|whom|whose|when|where|how|name|list|tell)$/i.test(token.text),
   );
@@ -272,6 +288,8 @@ function roleBefore(structure: QuestionStructure, start: number, column: boolean
     if (column && changeVerbs.test(text)) return { set: 1, filter: 0 };
     // `the number of episodes`: before a column, `of` belongs to the column's own phrase
     if (column && text === "of") continue;
+    // `for which city`: a column after a question word is the one asked for, not a filter
+    if (column && (text === "which" || text === "what")) return { set: 0, filter: 0 };
     if (filterCues.has(text)) return { set: 0, filter: 1 };
   }
   return { set: 0, filter: 0 };
@@ -306,7 +324,8 @@ export function columnRole(structure: QuestionStructure, column: string): SpanRo
   let filter = 0;
   for (const mention of structure.mentions.get(column) ?? []) {
     const before = roleBefore(structure, mention.start, true);
-    set = Math.max(set, before.set, setCueAfter(structure, mention.end));
+    // `for position 10 to Barcelona`: the `to` after a filtered column gives the new value to another one
+    set = Math.max(set, before.set, before.filter === 1 ? 0 : setCueAfter(structure, mention.end));
     filter = Math.max(filter, before.filter);
   }
   return { set, filter };

@@ -13,6 +13,15 @@ function align(instruction: string, table: string, headers: string[], insert = f
 }
 
 describe("value alignment", () => {
+  it("pairs changed columns with their new values in order when the question says respectively", () => {
+    const { byHeader } = align(
+      "Change the date and sculptor of the 'Commemorative Sculptures' titled 'Mahatma Gandhi' to '1948' and 'Unknown' respectively.",
+      "Commemorative Sculptures",
+      ["Title / individual commemorated", "Date", "Sculptor"],
+    );
+    expect(byHeader).toMatchObject({ Date: "1948", Sculptor: "Unknown" });
+  });
+
   it("ties each value to the header the question names next to it, one value per header", () => {
     const { byHeader } = align(
       "Insert a new record into the 'Football Standings' table with the values of position 10, club 'FK Trakai', games played 18, wins 9, draws 2, losses 7, goals scored 29, goals conceded 24, and points 29.",

@@ -44,6 +44,16 @@ export const requestWords = new Set(
   ),
 );
 
+/**
+ * Words that name what a query computes (`the average total`, `the highest rank`) rather than a value of
+ * the data: a condition value made of them is the question's wording, not a cell.
+ */
+export const summaryWords = new Set(
+  "average mean total sum count number amount highest lowest maximum minimum most least largest smallest biggest greatest fewest".split(
+    " ",
+  ),
+);
+
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
   return a.start <= b.end && b.start <= a.end;
 }
@@ -276,6 +286,7 @@ export function alignValues(
       }
     }
   }
+  pairs.push(...respectivePairs(structure, headers, occurrences.filter(standsAlone)));
   pairs.sort(
     (a, b) =>
       b.score - a.score ||
@@ -320,6 +331,46 @@ export function alignValues(
     next = index + 1;
   }
   return { byHeader: aligned, filter: null, unaligned: unalignedOf() };
+}
+
+/**
+ * `Change the year and notes ... to 2010 and 'romantic comedy' respectively`: the columns that receive
+ * new values and the values after the `to` that follows them pair in order, ahead of every nearer tie.
+ */
+function respectivePairs(
+  structure: QuestionStructure,
+  headers: readonly string[],
+  standing: readonly Occurrence[],
+): { header: string; occurrence: Occurrence; score: number; distance: number }[] {
+  const respectively = structure.tokens.findIndex((token) => token.text.toLowerCase() === "respectively");
+  if (respectively < 0) return [];
+  const changed = headers
+    .filter((header) => columnRole(structure, header).set === 1)
+    .map((header) => ({
+      header,
+      start: Math.min(...(structure.mentions.get(header) ?? []).map((m) => m.start)),
+    }))
+    .filter((entry) => Number.isFinite(entry.start) && entry.start < respectively)
+    .sort((a, b) => a.start - b.start);
+  const lastColumn = changed.at(-1);
+  if (lastColumn === undefined || changed.length < 2) return [];
+  const to = structure.tokens.findIndex(
+    (token, index) => index > lastColumn.start && /^(to|as)$/i.test(token.text),
+  );
+  if (to < 0 || to > respectively) return [];
+  const values: Occurrence[] = [];
+  const inRange = standing
+    .filter((occurrence) => occurrence.start > to && occurrence.end < respectively)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  for (const occurrence of inRange)
+    if (!values.some((kept) => overlaps(kept, occurrence))) values.push(occurrence);
+  if (values.length !== changed.length) return [];
+  return changed.map((entry, index) => ({
+    header: entry.header,
+    occurrence: values[index] as Occurrence,
+    score: 2,
+    distance: 0,
+  }));
 }
 
 const comparisonWords: [RegExp, "<" | ">" | "<=" | ">="][] = [
