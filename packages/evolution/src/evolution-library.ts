@@ -73,6 +73,7 @@ export const dbbenchLibrary: EvolutionLibrary = {
     notes: [
       "No rows matched. The value may be written differently in the table: look at the distinct values of the column you filtered on before you answer.",
       "The query returned []. Do not answer yet: check how the value is written in that column and run the query again.",
+      "No rows matched. The value may be in another column than the one you filtered on: preview the whole table (SELECT * with a LIMIT) to see which column holds it, then query again.",
     ],
   },
 };

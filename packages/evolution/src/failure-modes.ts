@@ -12,6 +12,7 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "malformed-action": ["action-format", "error-recovery"],
   "unrecovered-tool-error": ["error-recovery"],
   "empty-result-misread": ["guidance", "verification", "error-recovery"],
+  "unrecovered-empty-result": ["error-recovery"],
   "wrong-answer-format": ["action-format", "guidance"],
   "context-lost": ["context"],
   "premature-answer": ["verification", "guidance"],

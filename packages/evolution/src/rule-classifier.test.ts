@@ -90,6 +90,21 @@ describe("rule classifier", () => {
     ]);
   });
 
+  it("labels an empty result that no later read recovered from", async () => {
+    // the capital of France stands in for an empty result
+    const conventions = { ...genericConventions, id: "empty-test", emptyResultPattern: "^.*paris.*$" };
+    const gaveUp = await lookupEpisode(["lookup: france", "answer: Quito"]);
+    const label = classifyByRules(gaveUp, conventions).find(
+      (entry) => entry.mode === "unrecovered-empty-result",
+    );
+    expect(label?.step).toBe(0);
+    expect(label?.evidence).toContain("france");
+    const recovered = await lookupEpisode(["lookup: france", "lookup: peru", "answer: Quito"]);
+    expect(classifyByRules(recovered, conventions).map((entry) => entry.mode)).not.toContain(
+      "unrecovered-empty-result",
+    );
+  });
+
   it("labels a state change that nothing read back before a wrong answer", async () => {
     // the lookup of "france" stands in for a change (an UPDATE whose reply says nothing)
     const conventions = { ...genericConventions, id: "change-test", changePattern: "^france$" };

@@ -33,6 +33,21 @@ function uncheckedChange(
   return readBack ? undefined : work[lastChange];
 }
 
+/** The last read before the submit when it returned an empty result (no later read returned anything). */
+function unrecoveredEmpty(
+  calls: readonly CallFact[],
+  submit: CallFact,
+  isWork: (fact: CallFact) => boolean,
+  conventions: FailureConventions,
+): CallFact | undefined {
+  const reads = calls.filter(
+    (fact) =>
+      isWork(fact) && !fact.isError && fact.step < submit.step && changeText(fact, conventions) === undefined,
+  );
+  const last = reads.at(-1);
+  return last !== undefined && matches(conventions.emptyResultPattern, last.content) ? last : undefined;
+}
+
 /**
  * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
  * and submitted answer, read through the benchmark's conventions. Returns no labels for a success.
@@ -144,6 +159,16 @@ export function classifyByRules(trajectory: Trajectory, conventions: FailureConv
       );
     }
     labels.push(...submitPhase);
+    const empty = unrecoveredEmpty(calls, submit, isWork, conventions);
+    if (empty !== undefined) {
+      labels.push(
+        label(
+          "unrecovered-empty-result",
+          `the last read before the answer at step ${submit.step} (step ${empty.step}: ${excerpt(JSON.stringify(empty.call.arguments), 120)}) returned an empty result`,
+          empty.step,
+        ),
+      );
+    }
     const unchecked = uncheckedChange(calls, submit, isWork, conventions);
     if (unchecked !== undefined) {
       labels.push(

@@ -281,6 +281,11 @@ function unexploredFailedColumns(read: ReadView): string[] {
   );
 }
 
+/** Whether some result has shown cells of every column (a whole-table preview). */
+function tablePreviewed(read: ReadView): boolean {
+  return read.headers.every((header) => read.cellsByColumn.has(header));
+}
+
 /**
  * Which role a decision wants its column or value to play: `set` for SET columns and values, `filter`
  * for WHERE and condition slots, `not-filter` for the select column, null where roles do not apply.
@@ -476,16 +481,21 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       const cellList = cells === undefined ? [] : [...cells];
       const numeric = cellList.length === 0 ? 0.5 : cellList.filter(isNumber).length / cellList.length;
       const lowered = cells === undefined ? null : new Set(cellList.map((cell) => cell.toLowerCase()));
-      const valueSeen =
-        lowered !== null &&
-        values.some((value) => value.source === "span" && lowered.has(value.text.toLowerCase()))
-          ? 1
-          : 0;
+      const seenValues =
+        lowered === null
+          ? []
+          : values.filter((value) => value.source === "span" && lowered.has(value.text.toLowerCase()));
       const quoted = quoteIdentifier(header).toLowerCase();
       const filters = (sql: string) => {
         const where = sql.indexOf(" where ");
         return where >= 0 && sql.slice(where).includes(quoted);
       };
+      // a value that matched nothing in the column it was tried on, and is seen in this one, belongs here
+      const relocated = seenValues.some((value) => {
+        const literal = `'${value.text.toLowerCase().replace(/'/g, "''")}'`;
+        return context.failedSql.some((sql) => !filters(sql) && sql.includes(literal));
+      });
+      const valueSeen = seenValues.length === 0 ? 0 : 1;
       // a read-back showing that a change reached no rows is stronger evidence than an empty SELECT
       const failed = context.changes.missedReads.some(filters) ? 2 : context.failedSql.some(filters) ? 1 : 0;
       const role = roleFit(roleSign, () => columnRole(context.structure, header));
@@ -497,6 +507,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         "column-numeric": numeric,
         // a column whose cells hold a value the question names is where the filter goes, not the answer
         "column-value-seen": roleSign === "not-filter" ? -valueSeen : valueSeen,
+        "column-holds-failed-value": conditionRole && relocated ? 1 : 0,
         "column-seen": cells === undefined ? 0 : 1,
         "column-near-value": conditionRole ? fixed.nearValue : 0,
         "column-aligned": alignedColumn(name, header),
@@ -708,7 +719,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           "value-next-in-order": nextInOrder,
           "value-type-fit": typeFit,
           "value-shape-seen": shapes.size > 0 && shapes.has(valueShape(value.text)) ? 1 : 0,
-          "value-failed": failed,
+          // a value that failed on another column but is seen in this one's cells has found its column
+          "value-failed": failed === 1 && conditionFailed === 0 && columnLower.has(lower) ? 0 : failed,
           "condition-failed": conditionFailed,
           "value-role-fit": role,
           "value-aligned": aligned === value.text ? 1 : 0,
@@ -795,7 +807,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           cue("did-explore") === 0 &&
           cue("has-result") === 0 &&
           cue("did-modify") === 0) ||
-        (advice.lookAfterEmpty && cue("last-empty") === 1 && unexploredFailedColumns(read).length > 0);
+        (advice.lookAfterEmpty && cue("last-empty") === 1 && unexploredFailedColumns(read).length > 0) ||
+        (advice.previewAfterEmpty && !tablePreviewed(read));
       const queried = read.actions.some((action) => action.kind === "select" && !action.isError);
       const queryFirst = advice.queryBeforeAnswer && !queried;
       const modifyAnswer = advice.modifyThenEmpty && cue("did-modify") === 1;
@@ -852,8 +865,15 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
               advice.previewBeforeFilter && index >= 0 && !read.cellsByColumn.has(column)
                 ? staticColumnFeatures(context, column, index).nearValue
                 : 0;
+            // a note that asks for the whole table asks for it instead of any one column
+            const preview = advice.previewAfterEmpty && !tablePreviewed(read);
             return {
-              "guide-explore": Math.max(condition, failed.includes(column) ? 1 : 0),
+              "guide-explore":
+                preview && label === "column:*"
+                  ? 1
+                  : preview
+                    ? -1
+                    : Math.max(condition, failed.includes(column) ? 1 : 0),
               "explore-unaligned":
                 label === "column:*" && context.question.alignment.unaligned.length > 0 ? 1 : 0,
             };

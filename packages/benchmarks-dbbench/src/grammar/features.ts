@@ -40,6 +40,9 @@ export const featureNames = [
   "column-near-value",
   "column-after-wh",
   "column-failed",
+  // on a filter column: its seen cells hold a question value that matched nothing in the column it was
+  // tried on (`Venue` after `WHERE Home team score = 'Victoria Park'` returned [])
+  "column-holds-failed-value",
   "column-key",
   // how the question uses the column against what the decision needs (+1 a new value's column in SET,
   // a filter's column in WHERE; -1 the other way round): `set X to V` versus `where X is V`
@@ -180,6 +183,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "column-near-value": 2.5,
   "column-after-wh": 1.5,
   "column-failed": -2,
+  "column-holds-failed-value": 3,
   "value-near-column": 4,
   "value-before-column": 3.5,
   "value-maximal": 2.5,

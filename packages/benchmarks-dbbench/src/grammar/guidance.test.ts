@@ -100,6 +100,34 @@ describe("guidance features", () => {
     expect(probability(noted, value, "value:August 15")).toBeLessThan(0.01);
   });
 
+  it("reads a note that the value may be in another column: previews the table, then filters where the value is", () => {
+    const venueQuestion = "What was the home team score at Victoria Park?";
+    const venueHeaders = ["Home team", "Home team score", "Venue"];
+    const tried = query("SELECT `Home team score` FROM `Matches` WHERE `Home team score` = 'Victoria Park';");
+    const note =
+      "[]\nNo rows matched. The value may be in another column than the one you filtered on: preview the whole table (SELECT * with a LIMIT) to see which column holds it, then query again.";
+    const base = v02View(venueQuestion, "Matches", venueHeaders, [[tried, "[]"]]);
+    const noted = v02View(venueQuestion, "Matches", venueHeaders, [[tried, note]]);
+    expect(probability(noted, [], "kind:explore")).toBeGreaterThan(
+      probability(base, [], "kind:explore") + 0.3,
+    );
+    expect(greedyAction(grammar, noted, prior)).toContain("SELECT * FROM `Matches`");
+    const previewed = v02View(venueQuestion, "Matches", venueHeaders, [
+      [tried, note],
+      [query("SELECT * FROM `Matches` LIMIT 50;"), "[('Carlton', '16.11 (107)', 'Victoria Park')]"],
+    ]);
+    const condition = ["kind:query", "column:Home team score", "aggregate:none", "condition:add"];
+    const step = grammar.next(previewed, condition);
+    if (step.done) throw new Error("expected the condition column");
+    const holds = (label: string) =>
+      step.decision.options.find((option) => option.label === label)?.features[
+        featureIndex.get("column-holds-failed-value") ?? -1
+      ];
+    expect(holds("column:Venue")).toBe(1);
+    expect(holds("column:Home team score")).toBe(0);
+    expect(greedyAction(grammar, previewed, prior)).toContain("WHERE `Venue` = 'Victoria Park'");
+  });
+
   it("a query before the answer, COUNT(*), empty answers after a change and answers as returned follow their hints", () => {
     const fresh = v02View("Who is the Representative?", "US Ambassadors", headers);
     const selectHint = withHints(fresh, ["Run a SELECT on the table before giving the final answer."]);

@@ -6,6 +6,8 @@ export interface ViewGuidance {
   previewBeforeFilter: boolean;
   /** After a query returns [], look at the rows (the value may be written differently). */
   lookAfterEmpty: boolean;
+  /** After a query returns [], preview the whole table (the value may be in another column). */
+  previewAfterEmpty: boolean;
   /** Run a query before giving the final answer. */
   queryBeforeAnswer: boolean;
   /** Count with COUNT(*). */
@@ -79,6 +81,9 @@ export function viewGuidance(read: ReadView): ViewGuidance {
       /(returns?|returned|gives?) (\[\]|nothing|no rows|an empty (list|result))/.test(text) ||
       (last?.rows?.length === 0 &&
         /written differently|how the value is written|look at the (distinct )?values/.test(lastReply)),
+    previewAfterEmpty:
+      last?.rows?.length === 0 &&
+      /(whole|entire) table|all (the |its )?columns|(another|other|a different) column/.test(lastReply),
     queryBeforeAnswer:
       /\b(run|execute) (a |an )?(select|query)\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}\banswer/.test(text),
     countStar: /count\(\*\)/.test(text),

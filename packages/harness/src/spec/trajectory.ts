@@ -36,6 +36,7 @@ export const commonFailureModes = [
   "malformed-action",
   "unrecovered-tool-error",
   "empty-result-misread",
+  "unrecovered-empty-result",
   "wrong-answer-format",
   "context-lost",
   "premature-answer",
