@@ -492,7 +492,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
       };
       // a value that matched nothing in the column it was tried on, and is seen in this one, belongs here
       const relocated = seenValues.some((value) => {
-        const literal = `'${value.text.toLowerCase().replace(/'/g, "''")}'`;
+        const literal = quoteString(value.text).toLowerCase();
         return context.failedSql.some((sql) => !filters(sql) && sql.includes(literal));
       });
       const valueSeen = seenValues.length === 0 ? 0 : 1;
@@ -541,7 +541,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const { read, values, questionTokens, structure } = context;
     const columnKind = column === null ? 0 : headerKind(column);
     const useCount = new Map<string, number>();
-    for (const text of used) useCount.set(text.toLowerCase(), (useCount.get(text.toLowerCase()) ?? 0) + 1);
+    for (const text of used.map((entry) => entry.toLowerCase()))
+      useCount.set(text, (useCount.get(text) ?? 0) + 1);
     // a value the question ties to two columns (`'Champion' to '1 ( 2020 )' and 'Semifinalist' to
     // '1 ( 2020 )'`) may be used twice
     const alignedTexts = [...context.question.alignment.byHeader.values()].map((aligned) => aligned.text);
@@ -866,14 +867,13 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
                 ? staticColumnFeatures(context, column, index).nearValue
                 : 0;
             // a note that asks for the whole table asks for it instead of any one column
-            const preview = advice.previewAfterEmpty && !tablePreviewed(read);
+            const wholeTable = advice.previewAfterEmpty && !tablePreviewed(read);
             return {
-              "guide-explore":
-                preview && label === "column:*"
+              "guide-explore": wholeTable
+                ? label === "column:*"
                   ? 1
-                  : preview
-                    ? -1
-                    : Math.max(condition, failed.includes(column) ? 1 : 0),
+                  : -1
+                : Math.max(condition, failed.includes(column) ? 1 : 0),
               "explore-unaligned":
                 label === "column:*" && context.question.alignment.unaligned.length > 0 ? 1 : 0,
             };

@@ -348,7 +348,7 @@ function respectivePairs(
     .filter((header) => columnRole(structure, header).set === 1)
     .map((header) => ({
       header,
-      start: Math.min(...(structure.mentions.get(header) ?? []).map((m) => m.start)),
+      start: Math.min(...(structure.mentions.get(header) ?? []).map((mention) => mention.start)),
     }))
     .filter((entry) => Number.isFinite(entry.start) && entry.start < respectively)
     .sort((a, b) => a.start - b.start);
