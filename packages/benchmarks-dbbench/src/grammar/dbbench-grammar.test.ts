@@ -1,8 +1,9 @@
 import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
 import { describe, expect, it } from "vitest";
+import { optionFeature } from "./__fixtures__/option-feature.js";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
-import { featureIndex, featureNames } from "./features.js";
+import { featureNames } from "./features.js";
 import { readView } from "./read-view.js";
 
 const grammar = createDbBenchGrammar();
@@ -90,12 +91,8 @@ describe("DBBench action grammar", () => {
         ],
       ],
     );
-    const seen = featureIndex.get("column-value-seen") ?? -1;
-    const playerIn = (labels: string[]) => {
-      const step = follow(grammar, view, labels);
-      if (step.done) throw new Error("the action finished early");
-      return step.decision.options.find((option) => option.label === "column:Player")?.features[seen];
-    };
+    const playerIn = (labels: string[]) =>
+      optionFeature(follow(grammar, view, labels), "column:Player", "column-value-seen");
     expect(playerIn(["kind:query"])).toBe(-1);
     expect(playerIn(["kind:query", "column:Total", "aggregate:AVG", "condition:add"])).toBe(1);
     const values = follow(grammar, view, [
@@ -106,11 +103,7 @@ describe("DBBench action grammar", () => {
       "column:Player",
       "operator:=",
     ]);
-    if (values.done) throw new Error("the action finished early");
-    const requestWordsOf = (label: string) =>
-      values.decision.options.find((option) => option.label === label)?.features[
-        featureIndex.get("value-request-words") ?? -1
-      ];
+    const requestWordsOf = (label: string) => optionFeature(values, label, "value-request-words");
     // `average` names what the query computes, not a player
     expect(requestWordsOf("value:average")).toBe(1);
     expect(requestWordsOf("value:Hale Irwin")).toBe(0);
@@ -122,14 +115,8 @@ describe("DBBench action grammar", () => {
       "Rugby Teams",
       ["Team", "Champion", "Semifinalist", "Runner-up"],
     );
-    const usedFeature = featureIndex.get("value-used") ?? -1;
-    const used = (labels: string[]) => {
-      const step = follow(grammar, view, labels);
-      if (step.done) throw new Error("the action finished early");
-      return step.decision.options.find((option) => option.label === "value:1 ( 2020 )")?.features[
-        usedFeature
-      ];
-    };
+    const used = (labels: string[]) =>
+      optionFeature(follow(grammar, view, labels), "value:1 ( 2020 )", "value-used");
     const first = ["kind:update", "column:Champion", "value:1 ( 2020 )"];
     expect(used([...first, "column:Semifinalist"])).toBe(0);
     expect(used([...first, "column:Semifinalist", "value:1 ( 2020 )", "column:Runner-up"])).toBe(1);

@@ -1,6 +1,7 @@
 import type { ChatMessage, PolicyView } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { baseScenarios, greedyAction } from "./__fixtures__/guidance-scenarios.js";
+import { optionFeature } from "./__fixtures__/option-feature.js";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
 import { featureIndex, featureNames, priorVector } from "./features.js";
@@ -117,12 +118,8 @@ describe("guidance features", () => {
       [query("SELECT * FROM `Matches` LIMIT 50;"), "[('Carlton', '16.11 (107)', 'Victoria Park')]"],
     ]);
     const condition = ["kind:query", "column:Home team score", "aggregate:none", "condition:add"];
-    const step = grammar.next(previewed, condition);
-    if (step.done) throw new Error("expected the condition column");
     const holds = (label: string) =>
-      step.decision.options.find((option) => option.label === label)?.features[
-        featureIndex.get("column-holds-failed-value") ?? -1
-      ];
+      optionFeature(grammar.next(previewed, condition), label, "column-holds-failed-value");
     expect(holds("column:Venue")).toBe(1);
     expect(holds("column:Home team score")).toBe(0);
     expect(greedyAction(grammar, previewed, prior)).toContain("WHERE `Venue` = 'Victoria Park'");
@@ -217,12 +214,9 @@ describe("guidance features", () => {
       "column:(where)",
       "column:Building",
     ]);
-    if (step.done) throw new Error("expected the WHERE value decision");
-    const feature = (label: string, name: string) =>
-      step.decision.options.find((option) => option.label === label)?.features[featureIndex.get(name) ?? -1];
-    expect(feature("value:Central Park Tower", "guide-roles")).toBe(1);
-    expect(feature("value:Canada", "guide-roles")).toBe(-1);
-    expect(feature("value:Central Park Tower", "guide-whole-names")).toBe(1);
-    expect(feature("value:Park Tower", "guide-whole-names")).toBe(-1);
+    expect(optionFeature(step, "value:Central Park Tower", "guide-roles")).toBe(1);
+    expect(optionFeature(step, "value:Canada", "guide-roles")).toBe(-1);
+    expect(optionFeature(step, "value:Central Park Tower", "guide-whole-names")).toBe(1);
+    expect(optionFeature(step, "value:Park Tower", "guide-whole-names")).toBe(-1);
   });
 });
