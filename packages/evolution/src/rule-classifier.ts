@@ -19,6 +19,15 @@ function changeText(fact: CallFact, conventions: FailureConventions): string | u
   );
 }
 
+/** The successful work calls (not the submit itself) before the submit, in order. */
+function workBefore(
+  calls: readonly CallFact[],
+  submit: CallFact,
+  isWork: (fact: CallFact) => boolean,
+): CallFact[] {
+  return calls.filter((fact) => isWork(fact) && !fact.isError && fact.step < submit.step);
+}
+
 /** The last successful state change before the submit, when no successful read follows it. */
 function uncheckedChange(
   calls: readonly CallFact[],
@@ -26,7 +35,7 @@ function uncheckedChange(
   isWork: (fact: CallFact) => boolean,
   conventions: FailureConventions,
 ): CallFact | undefined {
-  const work = calls.filter((fact) => isWork(fact) && !fact.isError && fact.step < submit.step);
+  const work = workBefore(calls, submit, isWork);
   const lastChange = work.findLastIndex((fact) => changeText(fact, conventions) !== undefined);
   if (lastChange < 0) return undefined;
   const readBack = work.slice(lastChange + 1).some((fact) => changeText(fact, conventions) === undefined);
@@ -40,11 +49,9 @@ function unrecoveredEmpty(
   isWork: (fact: CallFact) => boolean,
   conventions: FailureConventions,
 ): CallFact | undefined {
-  const reads = calls.filter(
-    (fact) =>
-      isWork(fact) && !fact.isError && fact.step < submit.step && changeText(fact, conventions) === undefined,
-  );
-  const last = reads.at(-1);
+  const last = workBefore(calls, submit, isWork)
+    .filter((fact) => changeText(fact, conventions) === undefined)
+    .at(-1);
   return last !== undefined && matches(conventions.emptyResultPattern, last.content) ? last : undefined;
 }
 
