@@ -3,7 +3,9 @@
 // `hs eval` does, every `--eval-every` steps, so a learning curve shows where a setting goes wrong.
 // Usage: pnpm build && node bench/embedded-sweep.mjs --seed 1 --budget 1024 [--eval-every 4]
 //        [--set '{"learningRate":0.02,"epochs":1,"clip":{"low":0.2,"high":0.28}}'] [--policy '{"hiddenSizes":[16]}']
-//        [--learner '{"trainable":"linear"}']
+//        [--learner '{"trainable":"linear"}'] [--train-slice 0:74] [--heldout standard-a:74:148]
+// --train-slice trains on a slice of standard-a; --heldout SPLIT[:START:END] evaluates on a slice of a
+// split (default dev), e.g. the other half of standard-a.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,12 +30,19 @@ const { values } = parseArgs({
     set: { type: "string", default: "{}" },
     policy: { type: "string", default: "{}" },
     learner: { type: "string", default: "{}" },
+    "train-slice": { type: "string", default: "0:" },
+    heldout: { type: "string", default: "dev" },
   },
 });
 const seed = Number(values.seed);
 const benchmark = dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
-const train = (await benchmark.loadTasks({ split: "standard-a" })).tasks;
-const dev = (await benchmark.loadTasks({ split: "dev" })).tasks;
+const slice = (tasks, range) => {
+  const [start, end] = (range ?? "0:").split(":");
+  return tasks.slice(Number(start || 0), end ? Number(end) : undefined);
+};
+const train = slice((await benchmark.loadTasks({ split: "standard-a" })).tasks, values["train-slice"]);
+const [heldoutSplit, ...heldoutRange] = values.heldout.split(":");
+const dev = slice((await benchmark.loadTasks({ split: heldoutSplit })).tasks, heldoutRange.join(":") || "0:");
 const harness = benchmark.presets[benchmark.defaultPreset];
 const config = {
   ...defaultTrainerConfig(values.method, seed),
@@ -56,9 +65,11 @@ const evaluate = async () => {
   const result = await evaluatePolicy({ tasks: dev, benchmark, harness, policy, seed: 0, mode: "greedy" });
   return {
     overall: result.metrics.overall_cat_accuracy,
+    passes: result.trajectories.filter((trajectory) => trajectory.success).length,
     per: Object.fromEntries(Object.entries(result.perCategory).map(([name, entry]) => [name, entry.success])),
   };
 };
+const untrained = await evaluate();
 const curve = [];
 const every = Number(values["eval-every"]);
 const started = Date.now();
@@ -91,7 +102,10 @@ console.log(
     set: JSON.parse(values.set),
     policy: JSON.parse(values.policy),
     learner: JSON.parse(values.learner),
+    heldout: values.heldout,
+    untrained: { overall: untrained.overall, passes: untrained.passes },
     dev: final.overall,
+    passes: final.passes,
     perCategory: final.per,
     curve,
     // mean sampled success of the base rollouts, per block of 8 steps
