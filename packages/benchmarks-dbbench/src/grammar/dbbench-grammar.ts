@@ -281,11 +281,6 @@ function unexploredFailedColumns(read: ReadView): string[] {
   );
 }
 
-/** Whether some result has shown cells of every column (a whole-table preview). */
-function tablePreviewed(read: ReadView): boolean {
-  return read.headers.every((header) => read.cellsByColumn.has(header));
-}
-
 /**
  * Which role a decision wants its column or value to play: `set` for SET columns and values, `filter`
  * for WHERE and condition slots, `not-filter` for the select column, null where roles do not apply.
@@ -809,7 +804,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           cue("has-result") === 0 &&
           cue("did-modify") === 0) ||
         (advice.lookAfterEmpty && cue("last-empty") === 1 && unexploredFailedColumns(read).length > 0) ||
-        (advice.previewAfterEmpty && !tablePreviewed(read));
+        advice.previewAfterEmpty;
       const queried = read.actions.some((action) => action.kind === "select" && !action.isError);
       const queryFirst = advice.queryBeforeAnswer && !queried;
       const modifyAnswer = advice.modifyThenEmpty && cue("did-modify") === 1;
@@ -866,10 +861,9 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
               advice.previewBeforeFilter && index >= 0 && !read.cellsByColumn.has(column)
                 ? staticColumnFeatures(context, column, index).nearValue
                 : 0;
-            // a note that asks for the whole table asks for it instead of any one column
-            const wholeTable = advice.previewAfterEmpty && !tablePreviewed(read);
             return {
-              "guide-explore": wholeTable
+              // a note that asks for the whole table asks for it instead of any one column
+              "guide-explore": advice.previewAfterEmpty
                 ? label === "column:*"
                   ? 1
                   : -1

@@ -6,7 +6,10 @@ export interface ViewGuidance {
   previewBeforeFilter: boolean;
   /** After a query returns [], look at the rows (the value may be written differently). */
   lookAfterEmpty: boolean;
-  /** After a query returns [], preview the whole table (the value may be in another column). */
+  /**
+   * After a query returns [], preview the whole table (the value may be in another column); false once a
+   * result has shown every column.
+   */
   previewAfterEmpty: boolean;
   /** Run a query before giving the final answer. */
   queryBeforeAnswer: boolean;
@@ -83,7 +86,8 @@ export function viewGuidance(read: ReadView): ViewGuidance {
         /written differently|how the value is written|look at the (distinct )?values/.test(lastReply)),
     previewAfterEmpty:
       last?.rows?.length === 0 &&
-      /(whole|entire) table|all (the |its )?columns|(another|other|a different) column/.test(lastReply),
+      /(whole|entire) table|all (the |its )?columns|(another|other|a different) column/.test(lastReply) &&
+      !read.headers.every((header) => read.cellsByColumn.has(header)),
     queryBeforeAnswer:
       /\b(run|execute) (a |an )?(select|query)\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}\banswer/.test(text),
     countStar: /count\(\*\)/.test(text),
