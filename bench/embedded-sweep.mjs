@@ -1,6 +1,7 @@
 // GRPO settings sweep for the embedded policy on DBBench: trains on standard-a exactly as `hs train`
-// does (trainGrpo + EmbeddedGrpoLearner under the base harness) and evaluates greedy on dev as
-// `hs eval` does, every `--eval-every` steps, so a learning curve shows where a setting goes wrong.
+// does (trainGrpo + EmbeddedGrpoLearner under the base harness) and evaluates greedy on a held-out set
+// (dev unless --heldout says otherwise) as `hs eval` does, before training and every `--eval-every`
+// steps, so a learning curve shows where a setting goes wrong.
 // Usage: pnpm build && node bench/embedded-sweep.mjs --seed 1 --budget 1024 [--eval-every 4]
 //        [--set '{"learningRate":0.02,"epochs":1,"clip":{"low":0.2,"high":0.28}}'] [--policy '{"hiddenSizes":[16]}']
 //        [--learner '{"trainable":"linear"}'] [--train-slice 0:74] [--heldout standard-a:74:148]
@@ -36,13 +37,11 @@ const { values } = parseArgs({
 });
 const seed = Number(values.seed);
 const benchmark = dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
-const slice = (tasks, range) => {
-  const [start, end] = (range ?? "0:").split(":");
-  return tasks.slice(Number(start || 0), end ? Number(end) : undefined);
-};
-const train = slice((await benchmark.loadTasks({ split: "standard-a" })).tasks, values["train-slice"]);
-const [heldoutSplit, ...heldoutRange] = values.heldout.split(":");
-const dev = slice((await benchmark.loadTasks({ split: heldoutSplit })).tasks, heldoutRange.join(":") || "0:");
+/** Tasks `start` to `end` of a split (`end` empty or absent: to the last task). */
+const tasksOf = async (split, start = "0", end = "") =>
+  (await benchmark.loadTasks({ split })).tasks.slice(Number(start), end === "" ? undefined : Number(end));
+const train = await tasksOf("standard-a", ...values["train-slice"].split(":"));
+const heldoutTasks = await tasksOf(...values.heldout.split(":"));
 const harness = benchmark.presets[benchmark.defaultPreset];
 const config = {
   ...defaultTrainerConfig(values.method, seed),
@@ -62,7 +61,14 @@ const learner = new EmbeddedGrpoLearner({
   ...JSON.parse(values.learner),
 });
 const evaluate = async () => {
-  const result = await evaluatePolicy({ tasks: dev, benchmark, harness, policy, seed: 0, mode: "greedy" });
+  const result = await evaluatePolicy({
+    tasks: heldoutTasks,
+    benchmark,
+    harness,
+    policy,
+    seed: 0,
+    mode: "greedy",
+  });
   return {
     overall: result.metrics.overall_cat_accuracy,
     passes: result.trajectories.filter((trajectory) => trajectory.success).length,
@@ -104,7 +110,7 @@ console.log(
     learner: JSON.parse(values.learner),
     heldout: values.heldout,
     untrained: { overall: untrained.overall, passes: untrained.passes },
-    dev: final.overall,
+    overall: final.overall,
     passes: final.passes,
     perCategory: final.per,
     curve,
