@@ -1,11 +1,14 @@
 // Router top-1 vs a random sibling on held-out failed groups.
 // Usage: pnpm build && node bench/router-heldout.mjs --pool pool.json --profiles profiles.json
 //          [--split dev] [--skip N] [--tasks N] [--group 4] [--rescue-rollouts 1] [--policy embedded[:DIR]]
-//          [--seeds 0,1,2] [--smoothing N]
+//          [--seeds 0,1,2] [--smoothing N] [--outcomes groups.jsonl]
 // For each seed: runs groups under the pool's base harness on held-out tasks, keeps the all-failed
 // groups, runs every sibling on each (the same episodes score every choice), and scores each router's
 // top-1 next to a uniformly random sibling, the best single sibling and the any-sibling ceiling. Prints
 // every seed, then the totals over seeds with the router-minus-random difference and its spread.
+// --outcomes writes one line per all-failed group: seed, task, category, mode mix, rescuing siblings,
+// each router's top-1.
+import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { loadTaskSet, openBenchmark, resolvePolicy } from "../apps/trainer/dist/commands/eval.js";
 import { conventionsFor, createRuleClassifier, readPool } from "../packages/evolution/dist/index.js";
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     policy: { type: "string", default: "embedded" },
     seeds: { type: "string", default: "0" },
     smoothing: { type: "string", default: "1" },
+    outcomes: { type: "string" },
   },
 });
 if (values.pool === undefined || values.profiles === undefined) {
@@ -66,6 +70,7 @@ const add = (name, seedIndex, rescued) => {
 };
 const failedPerSeed = [];
 const picksTotal = {};
+const outcomeLines = [];
 for (const [seedIndex, seed] of seeds.entries()) {
   const policy = await resolvePolicy(benchmark, values.policy, seed);
   const result = await measureRouting({
@@ -82,6 +87,7 @@ for (const [seedIndex, seed] of seeds.entries()) {
     onProgress: (message) => console.error(`router-heldout: seed ${seed}: ${message}`),
   });
   policy.dispose?.();
+  for (const outcome of result.outcomes) outcomeLines.push(JSON.stringify({ seed, ...outcome }));
   const failed = result.failedGroups;
   failedPerSeed.push(failed);
   for (const [id, rate] of Object.entries(result.routerTop1))
@@ -93,6 +99,7 @@ for (const [seedIndex, seed] of seeds.entries()) {
   add("any sibling (ceiling)", seedIndex, result.anySibling * failed);
   for (const [id, rate] of Object.entries(result.perSibling)) add(id, seedIndex, rate * failed);
 }
+if (values.outcomes !== undefined) await writeFile(values.outcomes, `${outcomeLines.join("\n")}\n`);
 const totalFailed = failedPerSeed.reduce((sum, count) => sum + count, 0);
 console.log(
   `held-out split ${values.split}: seeds ${seeds.join(",")}; all-failed groups (group size ${values.group}) per seed ${failedPerSeed.join(", ")}; smoothing ${values.smoothing}; ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -39,5 +39,15 @@ describe("measureRouting on the lookup benchmark", () => {
     // the profile router sends the budget failure to the budget sibling and the other two to verification
     expect(measurement.routerPicks.profile).toEqual({ "sibling-budget": 1, "sibling-verification": 2 });
     expect(measurement.routerTop1["vote-borda"]).toBeGreaterThan(measurement.randomSibling);
+    // one outcome per failed group: its modes, who rescued it, and each router's pick
+    expect(measurement.outcomes).toHaveLength(3);
+    for (const outcome of measurement.outcomes) {
+      expect(Object.values(outcome.mix).reduce((sum, weight) => sum + weight, 0)).toBeCloseTo(1);
+      expect(outcome.rescuedBy.length).toBeGreaterThan(0);
+      expect(outcome.rescuedBy).toContain(outcome.top1.profile);
+    }
+    expect(measurement.outcomes.filter((outcome) => outcome.top1.profile === "sibling-budget")).toEqual([
+      expect.objectContaining({ mix: { "budget-exhausted": 1 }, rescuedBy: ["sibling-budget"] }),
+    ]);
   });
 });

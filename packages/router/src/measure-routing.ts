@@ -7,6 +7,7 @@ import {
   runJobs,
 } from "@hs/evolution";
 import type { Pool, ProfileSet, RouterV1, Task, Trajectory } from "@hs/harness";
+import { modeMix } from "./mode-mix.js";
 
 /** Options of `measureRouting`. */
 export interface MeasureRoutingOptions extends EpisodeRunner {
@@ -48,6 +49,22 @@ export interface RoutingMeasurement {
   anySibling: number;
   /** Sibling id -> share of failed groups it rescued. */
   perSibling: Record<string, number>;
+  /** Each all-failed group: its task, the base group's failure-mode mix and the siblings that rescued it. */
+  outcomes: RoutingOutcome[];
+}
+
+/** One all-failed group of a routing measurement. */
+export interface RoutingOutcome {
+  /** Task id. */
+  taskId: string;
+  /** Task category. */
+  category: string;
+  /** Failure-mode mix of the base group (mode -> weight, summing to 1). */
+  mix: Record<string, number>;
+  /** Siblings of which at least one rollout succeeded. */
+  rescuedBy: string[];
+  /** Router id -> its top-1 sibling. */
+  top1: Record<string, string | null>;
 }
 
 /**
@@ -105,10 +122,18 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
   const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
   const routerTop1: Record<string, number> = {};
   const routerPicks: Record<string, Record<string, number>> = {};
+  const outcomes: RoutingOutcome[] = failedGroups.map(({ task, group }, index) => ({
+    taskId: task.id,
+    category: task.category,
+    mix: modeMix(group),
+    rescuedBy: [...rescued].filter(([, values]) => values[index] === true).map(([id]) => id),
+    top1: {},
+  }));
   for (const router of options.routers) {
     const hits: boolean[] = [];
     const picks: Record<string, number> = {};
     for (const [index, { task, group }] of failedGroups.entries()) {
+      const outcome = outcomes[index];
       const decision = await router.route({
         task,
         failedGroup: group,
@@ -118,6 +143,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
         seed: seed + index,
       });
       const top = decision.selected[0];
+      if (outcome !== undefined) outcome.top1[router.id] = top ?? null;
       hits.push(top !== undefined && rescued.get(top)?.[index] === true);
       if (top !== undefined) picks[top] = (picks[top] ?? 0) + 1;
     }
@@ -141,5 +167,6 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
       failedGroups.map((_, index) => [...rescued.values()].some((values) => values[index] === true)),
     ),
     perSibling,
+    outcomes,
   };
 }
