@@ -120,20 +120,10 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
   const share = (values: readonly boolean[]) =>
     values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
   const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
-  const routerTop1: Record<string, number> = {};
-  const routerPicks: Record<string, Record<string, number>> = {};
-  const outcomes: RoutingOutcome[] = failedGroups.map(({ task, group }, index) => ({
-    taskId: task.id,
-    category: task.category,
-    mix: modeMix(group),
-    rescuedBy: [...rescued].filter(([, values]) => values[index] === true).map(([id]) => id),
-    top1: {},
-  }));
-  for (const router of options.routers) {
-    const hits: boolean[] = [];
-    const picks: Record<string, number> = {};
-    for (const [index, { task, group }] of failedGroups.entries()) {
-      const outcome = outcomes[index];
+  const outcomes: RoutingOutcome[] = [];
+  for (const [index, { task, group }] of failedGroups.entries()) {
+    const top1: Record<string, string | null> = {};
+    for (const router of options.routers) {
       const decision = await router.route({
         task,
         failedGroup: group,
@@ -142,12 +132,27 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
         k: 1,
         seed: seed + index,
       });
-      const top = decision.selected[0];
-      if (outcome !== undefined) outcome.top1[router.id] = top ?? null;
-      hits.push(top !== undefined && rescued.get(top)?.[index] === true);
-      if (top !== undefined) picks[top] = (picks[top] ?? 0) + 1;
+      top1[router.id] = decision.selected[0] ?? null;
     }
-    routerTop1[router.id] = share(hits);
+    outcomes.push({
+      taskId: task.id,
+      category: task.category,
+      mix: modeMix(group),
+      rescuedBy: [...rescued].filter(([, values]) => values[index] === true).map(([id]) => id),
+      top1,
+    });
+  }
+  const routerTop1: Record<string, number> = {};
+  const routerPicks: Record<string, Record<string, number>> = {};
+  for (const router of options.routers) {
+    const picks: Record<string, number> = {};
+    for (const { top1 } of outcomes) {
+      const top = top1[router.id];
+      if (top != null) picks[top] = (picks[top] ?? 0) + 1;
+    }
+    routerTop1[router.id] = share(
+      outcomes.map(({ top1, rescuedBy }) => rescuedBy.includes(top1[router.id] ?? "")),
+    );
     routerPicks[router.id] = picks;
   }
   const siblingRates = Object.entries(perSibling);
@@ -163,9 +168,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
         ? 0
         : siblingRates.reduce((sum, [, rate]) => sum + rate, 0) / siblingRates.length,
     bestSingle: best,
-    anySibling: share(
-      failedGroups.map((_, index) => [...rescued.values()].some((values) => values[index] === true)),
-    ),
+    anySibling: share(outcomes.map(({ rescuedBy }) => rescuedBy.length > 0)),
     perSibling,
     outcomes,
   };
