@@ -19,39 +19,20 @@ function changeText(fact: CallFact, conventions: FailureConventions): string | u
   );
 }
 
-/** The successful work calls (not the submit itself) before the submit, in order. */
-function workBefore(
-  calls: readonly CallFact[],
-  submit: CallFact,
-  isWork: (fact: CallFact) => boolean,
-): CallFact[] {
-  return calls.filter((fact) => isWork(fact) && !fact.isError && fact.step < submit.step);
-}
-
-/** The last successful state change before the submit, when no successful read follows it. */
-function uncheckedChange(
-  calls: readonly CallFact[],
-  submit: CallFact,
-  isWork: (fact: CallFact) => boolean,
-  conventions: FailureConventions,
-): CallFact | undefined {
-  const work = workBefore(calls, submit, isWork);
+/**
+ * The last state change among the successful work calls before the submit (`work`, in order), when no
+ * successful read follows it.
+ */
+function uncheckedChange(work: readonly CallFact[], conventions: FailureConventions): CallFact | undefined {
   const lastChange = work.findLastIndex((fact) => changeText(fact, conventions) !== undefined);
   if (lastChange < 0) return undefined;
   const readBack = work.slice(lastChange + 1).some((fact) => changeText(fact, conventions) === undefined);
   return readBack ? undefined : work[lastChange];
 }
 
-/** The last read before the submit when it returned an empty result (no later read returned anything). */
-function unrecoveredEmpty(
-  calls: readonly CallFact[],
-  submit: CallFact,
-  isWork: (fact: CallFact) => boolean,
-  conventions: FailureConventions,
-): CallFact | undefined {
-  const last = workBefore(calls, submit, isWork)
-    .filter((fact) => changeText(fact, conventions) === undefined)
-    .at(-1);
+/** The last read among the successful work calls before the submit, when it returned an empty result. */
+function unrecoveredEmpty(work: readonly CallFact[], conventions: FailureConventions): CallFact | undefined {
+  const last = work.filter((fact) => changeText(fact, conventions) === undefined).at(-1);
   return last !== undefined && matches(conventions.emptyResultPattern, last.content) ? last : undefined;
 }
 
@@ -166,7 +147,7 @@ export function classifyByRules(trajectory: Trajectory, conventions: FailureConv
       );
     }
     labels.push(...submitPhase);
-    const empty = unrecoveredEmpty(calls, submit, isWork, conventions);
+    const empty = unrecoveredEmpty(informative, conventions);
     if (empty !== undefined) {
       labels.push(
         label(
@@ -176,7 +157,7 @@ export function classifyByRules(trajectory: Trajectory, conventions: FailureConv
         ),
       );
     }
-    const unchecked = uncheckedChange(calls, submit, isWork, conventions);
+    const unchecked = uncheckedChange(informative, conventions);
     if (unchecked !== undefined) {
       labels.push(
         label(
