@@ -54,6 +54,8 @@ export const trainerConfigSchema = z.object({
   epochs: z.number().int().positive(),
   /** Global gradient-norm clip. */
   maxGradNorm: z.number().positive(),
+  /** Directory of the weights training started from (absent: the seed's untrained policy). */
+  initialPolicy: z.string().optional(),
   /** Save a checkpoint every N steps (0: only the final one). */
   checkpointEvery: z.number().int().nonnegative(),
   /** Rescue settings (used by the rescue methods). */

@@ -12,7 +12,7 @@ import {
 } from "@hs/rescue-grpo";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createMethodRescue } from "../method-rescue.js";
-import { loadTaskSet, openBenchmark, resolveHarness } from "./eval.js";
+import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -55,6 +55,8 @@ Options:
   --epochs E             gradient steps per batch (default 2)
   --kl X                 k3 KL coefficient to the initial policy (default 0.2, dapo 0; 0 turns it off)
   --hidden H             hidden units of the scoring network (default 32)
+  --init DIR             start from the weights in DIR (a checkpoint or run directory) instead of
+                         the seed's untrained policy; the KL reference is then those weights
   --json                 print the run summary as JSON`,
   options: {
     bench: { type: "string" },
@@ -71,6 +73,7 @@ Options:
     epochs: { type: "string" },
     kl: { type: "string" },
     hidden: { type: "string" },
+    init: { type: "string" },
     pool: { type: "string" },
     profiles: { type: "string" },
     k: { type: "string" },
@@ -116,11 +119,14 @@ Options:
     };
     const poolFile = stringOption(args, "pool");
     const profilesFile = stringOption(args, "profiles");
-    const policy = await createEmbeddedPolicy({
-      grammar,
-      seed,
-      hiddenSizes: [integerOption(args, "hidden", 32)],
-    });
+    const init = stringOption(args, "init");
+    if (init !== undefined && args.values.hidden !== undefined)
+      throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
+    const policy =
+      init === undefined
+        ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [integerOption(args, "hidden", 32)] })
+        : await resolvePolicy(benchmark, `embedded:${init}`, seed);
+    if (init !== undefined) config.initialPolicy = resolve(init);
     const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
