@@ -2,17 +2,17 @@
 // the grammar's prior (the linear weights of the named features start at 0; the features stay), writes
 // that untrained policy per seed, trains it with `hs train --init` and evaluates every policy with
 // `hs eval` on dev and standard-a. Prints one table: the full prior, the prior without the rule, and
-// each trained seed. The commands it runs are printed on stderr, so every figure can be reproduced alone.
+// each trained seed. The commands it runs are printed on stderr (their logs go to --out), so every figure
+// can be reproduced alone.
 // Usage: pnpm build && node bench/prior-ablation.mjs --drop value-aligned,value-aligned-other,column-aligned
 //          [--seeds 1,2,3] [--budget 16384] [--kl 0.2] [--parallel 2] [--out runs/prior-ablation]
-import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
+import { runCliJobs } from "../apps/trainer/dist/run-jobs.js";
 import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 
-const run = promisify(execFile);
 const { values } = parseArgs({
   options: {
     drop: { type: "string" },
@@ -37,13 +37,9 @@ for (const name of dropped) {
 }
 const seeds = values.seeds.split(",").map(Number);
 const out = resolve(values.out);
-const cli = resolve(import.meta.dirname, "../apps/trainer/dist/cli.js");
-
-async function hs(args) {
-  console.error(`$ node apps/trainer/dist/cli.js ${args.join(" ")}`);
-  const { stdout } = await run(process.execPath, [cli, ...args], { maxBuffer: 1 << 26 });
-  return stdout;
-}
+const workers = Number(values.parallel);
+const report = ({ job, seconds }) =>
+  console.error(`$ node apps/trainer/dist/cli.js ${job.args.join(" ")}  (${seconds.toFixed(0)} s)`);
 
 /** The untrained policy of a seed with the dropped features' prior weights at 0. */
 async function writeInitial(seed) {
@@ -61,64 +57,65 @@ async function writeInitial(seed) {
   return directory;
 }
 
-async function evaluate(policy) {
-  const row = {};
-  for (const split of ["dev", "standard-a"]) {
-    const result = JSON.parse(
-      await hs(["eval", "--bench", "dbbench", "--split", split, "--policy", policy, "--json"]),
-    );
-    row[split] = result;
-  }
-  return row;
-}
-
-/** Runs `work` over `items` with at most `limit` at a time, keeping the order of the results. */
-async function inParallel(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 await mkdir(out, { recursive: true });
 const started = Date.now();
-const rows = [{ name: "untrained, full prior", result: await evaluate("embedded") }];
 const initials = [];
 for (const seed of seeds) initials.push(await writeInitial(seed));
-rows.push({ name: "untrained, rule removed", result: await evaluate(`embedded:${initials[0]}`) });
-const trained = await inParallel(seeds, Number(values.parallel), async (seed) => {
-  const directory = join(out, `grpo-s${seed}`);
-  const trainStarted = Date.now();
-  await hs([
-    "train",
-    "--bench",
-    "dbbench",
-    "--method",
-    "grpo",
-    "--seed",
-    String(seed),
-    "--budget",
-    values.budget,
-    "--kl",
-    values.kl,
-    "--init",
-    initials[seeds.indexOf(seed)],
-    "--out",
-    directory,
-  ]);
-  const minutes = (Date.now() - trainStarted) / 60000;
-  return {
-    name: `GRPO seed ${seed} (${minutes.toFixed(1)} min)`,
-    result: await evaluate(`embedded:${directory}`),
-  };
-});
-rows.push(...trained);
+const training = await runCliJobs(
+  seeds.map((seed, index) => ({
+    name: `grpo-s${seed}`,
+    args: [
+      "train",
+      "--bench",
+      "dbbench",
+      "--method",
+      "grpo",
+      "--seed",
+      String(seed),
+      "--budget",
+      values.budget,
+      "--kl",
+      values.kl,
+      "--init",
+      initials[index],
+      "--out",
+      join(out, `grpo-s${seed}`),
+    ],
+    log: join(out, `grpo-s${seed}.log`),
+  })),
+  workers,
+  report,
+);
+const policies = [
+  { name: "untrained, full prior", spec: "embedded" },
+  { name: "untrained, rule removed", spec: `embedded:${initials[0]}` },
+  ...seeds.map((seed, index) => ({
+    name: `GRPO seed ${seed} (${(training[index].seconds / 60).toFixed(1)} min)`,
+    spec: `embedded:${join(out, `grpo-s${seed}`)}`,
+  })),
+];
+const splits = ["dev", "standard-a"];
+const evaluations = await runCliJobs(
+  policies.flatMap((policy, index) =>
+    splits.map((split) => ({
+      name: `eval-${index}-${split}`,
+      args: ["eval", "--bench", "dbbench", "--split", split, "--policy", policy.spec, "--json"],
+      log: join(out, `eval-${index}-${split}.log`),
+    })),
+  ),
+  workers,
+  report,
+);
+const rows = policies.map((policy, index) => ({
+  name: policy.name,
+  result: Object.fromEntries(
+    splits.map((split, splitIndex) => [
+      split,
+      JSON.parse(evaluations[index * splits.length + splitIndex].stdout),
+    ]),
+  ),
+}));
+const trained = rows.slice(2);
 
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
 console.log(

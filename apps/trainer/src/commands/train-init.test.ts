@@ -28,43 +28,27 @@ describe("hs train --init", () => {
     const directory = await mkdtemp(join(tmpdir(), "hs-init-"));
     const data = join(directory, "four.jsonl");
     writeFileSync(data, `${readFileSync(devFile, "utf8").split("\n").slice(40, 44).join("\n")}\n`);
-    const small = ["--bench", "dbbench", "--method", "grpo", "--data", data, "--budget", "16"];
+    const train = (...extra: string[]) =>
+      hs([
+        "train",
+        "--bench",
+        "dbbench",
+        "--method",
+        "grpo",
+        "--data",
+        data,
+        "--budget",
+        "16",
+        "--group-size",
+        "4",
+        "--prompts-per-step",
+        "2",
+        ...extra,
+      ]);
     const first = join(directory, "first");
     const second = join(directory, "second");
-    expect(
-      (
-        await hs([
-          "train",
-          ...small,
-          "--group-size",
-          "4",
-          "--prompts-per-step",
-          "2",
-          "--seed",
-          "2",
-          "--out",
-          first,
-        ])
-      ).code,
-    ).toBe(0);
-    expect(
-      (
-        await hs([
-          "train",
-          ...small,
-          "--group-size",
-          "4",
-          "--prompts-per-step",
-          "2",
-          "--seed",
-          "5",
-          "--init",
-          first,
-          "--out",
-          second,
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await train("--seed", "2", "--out", first)).code).toBe(0);
+    expect((await train("--seed", "5", "--init", first, "--out", second)).code).toBe(0);
     const before = policyFile(first);
     const after = policyFile(second);
     expect(before.origin).toBe("seed2");
@@ -73,18 +57,7 @@ describe("hs train --init", () => {
     const config = JSON.parse(readFileSync(join(second, "config.json"), "utf8")) as Record<string, unknown>;
     expect(config.initialPolicy).toBe(first);
     expect(config.seed).toBe(5);
-    const withoutInit = await hs([
-      "train",
-      ...small,
-      "--group-size",
-      "4",
-      "--prompts-per-step",
-      "2",
-      "--seed",
-      "5",
-      "--out",
-      second,
-    ]);
+    const withoutInit = await train("--seed", "5", "--out", second);
     expect(withoutInit.code).not.toBe(0);
     expect(withoutInit.stderr).toContain("initialPolicy");
   });

@@ -101,9 +101,13 @@ Options:
       stringOption(args, "split") ?? benchmark.splits[0] ?? "train",
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
+    const init = stringOption(args, "init");
+    if (init !== undefined && args.values.hidden !== undefined)
+      throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
     const defaults = defaultTrainerConfig(method as TrainerConfig["method"], seed);
     const config: TrainerConfig = {
       ...defaults,
+      ...(init === undefined ? {} : { initialPolicy: resolve(init) }),
       rolloutBudget: integerOption(args, "budget", defaults.rolloutBudget),
       groupSize: integerOption(args, "group-size", defaults.groupSize),
       promptsPerStep: integerOption(args, "prompts-per-step", defaults.promptsPerStep),
@@ -119,14 +123,10 @@ Options:
     };
     const poolFile = stringOption(args, "pool");
     const profilesFile = stringOption(args, "profiles");
-    const init = stringOption(args, "init");
-    if (init !== undefined && args.values.hidden !== undefined)
-      throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
     const policy =
       init === undefined
         ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [integerOption(args, "hidden", 32)] })
         : await resolvePolicy(benchmark, `embedded:${init}`, seed);
-    if (init !== undefined) config.initialPolicy = resolve(init);
     const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
