@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { runCliJobs } from "../apps/trainer/dist/run-jobs.js";
 import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
+import { spread } from "../packages/report/dist/index.js";
 
 const { values } = parseArgs({
   options: {
@@ -135,10 +136,7 @@ for (const { name, result } of rows) {
 const gains = trained.map(
   ({ result }) => result.dev.overall_cat_accuracy - rows[1].result.dev.overall_cat_accuracy,
 );
-const mean = gains.reduce((sum, gain) => sum + gain, 0) / gains.length;
-const spread = Math.sqrt(
-  gains.reduce((sum, gain) => sum + (gain - mean) ** 2, 0) / Math.max(1, gains.length - 1),
-);
+const { mean, std } = spread(gains);
 console.log(
-  `dev gain over the untrained policy without the rule: ${gains.map((gain) => `${(gain * 100).toFixed(1)}`).join(", ")} points (mean ${(mean * 100).toFixed(1)}, sd ${(spread * 100).toFixed(1)}); ${((Date.now() - started) / 60000).toFixed(1)} min in all`,
+  `dev gain over the untrained policy without the rule: ${gains.map((gain) => `${(gain * 100).toFixed(1)}`).join(", ")} points (mean ${(mean * 100).toFixed(1)}, sd ${(std * 100).toFixed(1)}); ${((Date.now() - started) / 60000).toFixed(1)} min in all`,
 );

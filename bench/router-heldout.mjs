@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { loadTaskSet, openBenchmark, resolvePolicy } from "../apps/trainer/dist/commands/eval.js";
 import { conventionsFor, createRuleClassifier, readPool } from "../packages/evolution/dist/index.js";
 import { readProfileSet } from "../packages/profiles/dist/index.js";
+import { spread } from "../packages/report/dist/index.js";
 import {
   createCombinedRouter,
   createProfileRouter,
@@ -119,17 +120,11 @@ for (const [name, row] of rows) {
   const differences = row.map(
     (rescued, index) => (rescued - (random[index] ?? 0)) / Math.max(1, failedPerSeed[index]),
   );
-  const mean = differences.reduce((sum, value) => sum + value, 0) / differences.length;
-  const spread =
-    differences.length < 2
-      ? 0
-      : Math.sqrt(
-          differences.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (differences.length - 1),
-        );
+  const { mean, std } = spread(differences);
   const wins = differences.filter((value) => value > 0).length;
   const losses = differences.filter((value) => value < 0).length;
   console.log(
-    `${name} minus random: mean ${(mean * 100).toFixed(1)} points, sd ${(spread * 100).toFixed(1)} over ${differences.length} seeds (above on ${wins}, below on ${losses})`,
+    `${name} minus random: mean ${(mean * 100).toFixed(1)} points, sd ${(std * 100).toFixed(1)} over ${differences.length} seeds (above on ${wins}, below on ${losses})`,
   );
 }
 console.log(

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import * as dbbench from "@hs/benchmarks-dbbench";
 import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
 import { readPool } from "@hs/evolution";
-import type { BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
+import type { ActionGrammarV1, BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
 import { parseHarnessConfig } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
@@ -50,18 +50,30 @@ export async function resolveHarness(benchmark: BenchmarkV1, name: string): Prom
   );
 }
 
+/** The benchmark's action grammar, which the embedded policy needs. */
+export function grammarOf(benchmark: BenchmarkV1): ActionGrammarV1 {
+  const grammar = benchmark.actionGrammar;
+  if (grammar === undefined) throw new UsageError(`benchmark ${benchmark.id} has no action grammar`);
+  return grammar;
+}
+
 /** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
 export async function resolvePolicy(
   benchmark: BenchmarkV1,
   spec: string,
   seed: number,
 ): Promise<EmbeddedPolicy> {
-  const grammar = benchmark.actionGrammar;
-  if (grammar === undefined) throw new UsageError(`benchmark ${benchmark.id} has no action grammar`);
+  const grammar = grammarOf(benchmark);
   const [kind, ...rest] = spec.split(":");
   if (kind !== "embedded") throw new UsageError(`--policy ${spec}: expected embedded or embedded:DIR`);
   if (rest.length === 0) return createEmbeddedPolicy({ grammar, seed });
-  let directory = resolve(rest.join(":"));
+  return loadEmbeddedPolicy(benchmark, rest.join(":"));
+}
+
+/** The embedded policy saved in a checkpoint directory, or in the `final/` of a run directory. */
+export async function loadEmbeddedPolicy(benchmark: BenchmarkV1, path: string): Promise<EmbeddedPolicy> {
+  const grammar = grammarOf(benchmark);
+  let directory = resolve(path);
   if (!existsSync(join(directory, "policy.json")) && existsSync(join(directory, "final", "policy.json"))) {
     directory = join(directory, "final");
   }

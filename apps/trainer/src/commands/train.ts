@@ -12,7 +12,7 @@ import {
 } from "@hs/rescue-grpo";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createMethodRescue } from "../method-rescue.js";
-import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
+import { grammarOf, loadEmbeddedPolicy, loadTaskSet, openBenchmark, resolveHarness } from "./eval.js";
 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -93,8 +93,7 @@ Options:
     }
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(bench);
-    const grammar = benchmark.actionGrammar;
-    if (grammar === undefined) throw new UsageError(`benchmark ${benchmark.id} has no action grammar`);
+    const grammar = grammarOf(benchmark);
     const tasks = await loadTaskSet(
       benchmark,
       stringOption(args, "data"),
@@ -126,7 +125,7 @@ Options:
     const policy =
       init === undefined
         ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [integerOption(args, "hidden", 32)] })
-        : await resolvePolicy(benchmark, `embedded:${init}`, seed);
+        : await loadEmbeddedPolicy(benchmark, init);
     const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
