@@ -4,13 +4,20 @@
 // `hs eval` on dev and standard-a. Prints one table: the full prior, the prior without the rule, and
 // each trained seed. The commands it runs are printed on stderr (their logs go to --out), so every figure
 // can be reproduced alone.
-// Usage: pnpm build && node bench/prior-ablation.mjs --drop value-aligned,value-aligned-other,column-aligned
-//          [--seeds 1,2,3] [--budget 16384] [--kl 0.2] [--parallel 2] [--out runs/prior-ablation]
+// `--prior full` starts from the previous version's prior (this one plus the alignment weights).
+// Usage: pnpm build && node bench/prior-ablation.mjs --drop column-role-fit,value-role-fit
+//          [--prior default|full] [--seeds 1,2,3] [--budget 16384] [--kl X] [--parallel 2]
+//          [--out runs/prior-ablation]
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runCliJobs } from "../apps/trainer/dist/run-jobs.js";
-import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
+import {
+  alignmentWeights,
+  createDbBenchGrammar,
+  priorVector,
+  priorWeights,
+} from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 import { spread } from "../packages/report/dist/index.js";
 
@@ -19,7 +26,8 @@ const { values } = parseArgs({
     drop: { type: "string" },
     seeds: { type: "string", default: "1,2,3" },
     budget: { type: "string", default: "16384" },
-    kl: { type: "string", default: "0.2" },
+    prior: { type: "string", default: "default" },
+    kl: { type: "string" },
     parallel: { type: "string", default: "2" },
     out: { type: "string", default: "runs/prior-ablation" },
   },
@@ -28,7 +36,12 @@ if (values.drop === undefined) {
   console.error("usage: node bench/prior-ablation.mjs --drop FEATURE[,FEATURE...] [--seeds 1,2,3]");
   process.exit(2);
 }
+if (values.prior !== "default" && values.prior !== "full") {
+  console.error(`--prior expects default or full, got "${values.prior}"`);
+  process.exit(2);
+}
 const grammar = createDbBenchGrammar();
+if (values.prior === "full") grammar.prior = priorVector({ ...priorWeights, ...alignmentWeights });
 const dropped = values.drop.split(",");
 for (const name of dropped) {
   if (!grammar.featureNames.includes(name)) {
@@ -43,16 +56,16 @@ const report = ({ job, seconds }) =>
   console.error(`$ node apps/trainer/dist/cli.js ${job.args.join(" ")}  (${seconds.toFixed(0)} s)`);
 
 /** The untrained policy of a seed with the dropped features' prior weights at 0. */
-async function writeInitial(seed) {
+async function writeInitial(seed, drop = dropped, name = `initial-s${seed}`) {
   const policy = await createEmbeddedPolicy({ grammar, seed });
   const parameters = policy.network.read();
   const linear = parameters["linear.kernel"];
   linear.values = linear.values.map((weight, index) =>
-    dropped.includes(grammar.featureNames[index]) ? 0 : weight,
+    drop.includes(grammar.featureNames[index]) ? 0 : weight,
   );
   policy.network.write(parameters);
-  policy.origin = `seed${seed}-without-${dropped.join("+")}`;
-  const directory = join(out, `initial-s${seed}`);
+  policy.origin = `seed${seed}-${values.prior}-prior${drop.length > 0 ? `-without-${drop.join("+")}` : ""}`;
+  const directory = join(out, name);
   await policy.save(directory);
   policy.dispose();
   return directory;
@@ -62,6 +75,7 @@ await mkdir(out, { recursive: true });
 const started = Date.now();
 const initials = [];
 for (const seed of seeds) initials.push(await writeInitial(seed));
+const untrained = await writeInitial(seeds[0], [], "untrained");
 const training = await runCliJobs(
   seeds.map((seed, index) => ({
     name: `grpo-s${seed}`,
@@ -75,8 +89,7 @@ const training = await runCliJobs(
       String(seed),
       "--budget",
       values.budget,
-      "--kl",
-      values.kl,
+      ...(values.kl === undefined ? [] : ["--kl", values.kl]),
       "--init",
       initials[index],
       "--out",
@@ -88,7 +101,7 @@ const training = await runCliJobs(
   report,
 );
 const policies = [
-  { name: "untrained, full prior", spec: "embedded" },
+  { name: `untrained, ${values.prior} prior`, spec: `embedded:${untrained}` },
   { name: "untrained, rule removed", spec: `embedded:${initials[0]}` },
   ...seeds.map((seed, index) => ({
     name: `GRPO seed ${seed} (${(training[index].seconds / 60).toFixed(1)} min)`,
@@ -120,7 +133,7 @@ const trained = rows.slice(2);
 
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
 console.log(
-  `prior without ${dropped.join(", ")}; GRPO ${values.budget} rollouts on standard-a, KL ${values.kl}`,
+  `${values.prior} prior without ${dropped.join(", ")}; GRPO ${values.budget} rollouts on standard-a, KL ${values.kl ?? "default"}`,
 );
 console.log(
   "| policy | dev overall_cat_accuracy (passes) | dev SELECT / INSERT / UPDATE | standard-a (passes) |",

@@ -14,7 +14,7 @@ const devFile = join(
 );
 
 describe("hs eval --rank1", () => {
-  it("runs each task once under the router's top harness and says which", async () => {
+  it("runs each task once under the router's top harness, says which, and writes the episodes", async () => {
     const directory = await mkdtemp(join(tmpdir(), "hs-rank1-"));
     const data = join(directory, "four.jsonl");
     writeFileSync(data, `${readFileSync(devFile, "utf8").split("\n").slice(0, 4).join("\n")}\n`);
@@ -44,7 +44,20 @@ describe("hs eval --rank1", () => {
     writeFileSync(poolFile, JSON.stringify(pool));
     let stdout = "";
     const code = await main(
-      ["eval", "--bench", "dbbench", "--data", data, "--policy", "embedded", "--rank1", poolFile, "--json"],
+      [
+        "eval",
+        "--bench",
+        "dbbench",
+        "--data",
+        data,
+        "--policy",
+        "embedded",
+        "--rank1",
+        poolFile,
+        "--trajectories",
+        join(directory, "episodes.jsonl"),
+        "--json",
+      ],
       {
         stdout: (text) => {
           stdout += text;
@@ -56,5 +69,11 @@ describe("hs eval --rank1", () => {
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ n: 4, harness: "rank-1", rank1_choices: { hinted: 4 } });
     expect(result.success).toBeGreaterThanOrEqual(0);
+    const episodes = readFileSync(join(directory, "episodes.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(episodes.map((episode) => episode.harnessId)).toEqual(["hinted", "hinted", "hinted", "hinted"]);
+    expect(episodes.filter((episode) => episode.success)).toHaveLength(result.passes);
   }, 60_000);
 });

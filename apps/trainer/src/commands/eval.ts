@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import * as dbbench from "@hs/benchmarks-dbbench";
 import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
@@ -131,6 +131,7 @@ Options:
                     it (a sibling of POOL, or the base when its profile is at least as good), at the
                     same one episode per task
   --profiles FILE   profiles for the Rank-1 router (hs profile)
+  --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
   --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
   options: {
     bench: { type: "string" },
@@ -142,6 +143,7 @@ Options:
     mode: { type: "string" },
     rank1: { type: "string" },
     profiles: { type: "string" },
+    trajectories: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -185,6 +187,12 @@ Options:
         if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
       },
     });
+    const trajectoriesFile = stringOption(args, "trajectories");
+    if (trajectoriesFile !== undefined)
+      await writeFile(
+        resolve(trajectoriesFile),
+        result.trajectories.map((trajectory) => `${JSON.stringify(trajectory)}\n`).join(""),
+      );
     const passes = result.trajectories.filter((trajectory) => trajectory.success);
     const output = {
       success: result.success,

@@ -53,7 +53,7 @@ Options:
   --prompts-per-step P   groups per update (default 8)
   --learning-rate X      Adam learning rate (default 0.05)
   --epochs E             gradient steps per batch (default 2)
-  --kl X                 k3 KL coefficient to the initial policy (default 0.2, dapo 0; 0 turns it off)
+  --kl X                 k3 KL coefficient to the initial policy (default 0: off)
   --hidden H             hidden units of the scoring network (default 32)
   --init DIR             start from the weights in DIR (a checkpoint or run directory) instead of
                          the seed's untrained policy; the KL reference is then those weights

@@ -3,11 +3,12 @@ import { greedyAction } from "./__fixtures__/guidance-scenarios.js";
 import { v02View } from "./__fixtures__/views.js";
 import { changeCheckSql, changeChecks } from "./change-check.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
-import { priorVector } from "./features.js";
+import { alignmentWeights, priorVector, priorWeights } from "./features.js";
 import { readView } from "./read-view.js";
 
 const grammar = createDbBenchGrammar();
-const prior = priorVector();
+// a reader that ties the question's values to their columns, the rule training learns
+const prior = priorVector({ ...priorWeights, ...alignmentWeights });
 const operation = (sql: string) => `Action: Operation\n\`\`\`sql\n${sql}\n\`\`\``;
 const committed = "Action: Answer\nFinal Answer: []";
 const check =

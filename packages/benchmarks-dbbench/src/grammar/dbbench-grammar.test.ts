@@ -30,6 +30,40 @@ describe("DBBench action grammar", () => {
     expect(read.instruction).toBe(question);
   });
 
+  it("does not offer an explore whose reply is still in the view, nor explore once all are shown", () => {
+    const operation = (sql: string) => `Action: Operation\n\`\`\`sql\n${sql}\n\`\`\``;
+    const table = "Jiu-Jitsu Championships Results";
+    const explores = ["*", ...headers].map((target) =>
+      operation(
+        target === "*"
+          ? `SELECT * FROM \`${table}\` LIMIT 50;`
+          : `SELECT DISTINCT \`${target}\` FROM \`${table}\` LIMIT 100;`,
+      ),
+    );
+    const targets = (view: PolicyView) => {
+      const step = grammar.next(view, ["kind:explore"]);
+      return step.done ? [] : step.decision.options.map((option) => option.label);
+    };
+    const kinds = (view: PolicyView) => {
+      const step = grammar.next(view, []);
+      return step.done ? [] : step.decision.options.map((option) => option.label);
+    };
+    const fresh = v02View(question, table, headers);
+    expect(targets(fresh)).toEqual(expect.arrayContaining(["column:*", "column:Method"]));
+    const methodShown = v02View(question, table, headers, [[explores[3] ?? "", "[('decision',)]"]]);
+    expect(targets(methodShown)).not.toContain("column:Method");
+    expect(targets(methodShown)).toContain("column:*");
+    expect(kinds(methodShown)).toContain("kind:explore");
+    const allShown = v02View(
+      question,
+      table,
+      headers,
+      explores.map((reply) => [reply, "[('x',)]"] as [string, string]),
+    );
+    expect(kinds(allShown)).not.toContain("kind:explore");
+    expect(kinds(allShown)).toContain("kind:query");
+  });
+
   it("builds a query with a condition from a question span", () => {
     const view = v02View(question, "Jiu-Jitsu Championships Results", headers);
     const step = follow(grammar, view, [

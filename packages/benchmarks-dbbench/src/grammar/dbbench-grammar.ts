@@ -315,6 +315,11 @@ function guide(
   return { name: decision.name, options };
 }
 
+/** The decision with only the options whose label `keep` accepts. */
+function withoutOptions(decision: Decision, keep: (label: string) => boolean): Decision {
+  return { name: decision.name, options: decision.options.filter((entry) => keep(entry.label)) };
+}
+
 /** Stateless walk over the chosen labels; each decision reads the labels before it. */
 class Walk {
   private position = 0;
@@ -771,6 +776,15 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const { read } = context;
     const walk = new Walk(chosen, context);
     const table = quoteIdentifier(read.table);
+    const exploreSql = (target: string) =>
+      target === "*"
+        ? `SELECT * FROM ${table} LIMIT 50;`
+        : `SELECT DISTINCT ${quoteIdentifier(target)} FROM ${table} LIMIT 100;`;
+    // an explore whose reply is still in the view would show the same rows again: it is not offered
+    const shown = new Set(
+      read.actions.filter((action) => action.result !== null).map((action) => action.sql),
+    );
+    const unexplored = (label: string) => !shown.has(exploreSql(labelValue(label)));
     const kindLabel = walk.take();
     const cue = (name: FeatureName) => context.context[name] ?? 0;
     if (kindLabel === null) {
@@ -817,9 +831,13 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           : check.againstLastResult
             ? check.matchesLastResult
             : !(check.answer.length === 0 && question && cue("did-modify") === 0);
+      const canExplore = readBack || ["*", ...read.headers].some((target) => unexplored(`column:${target}`));
       return ask(
         guide(
-          categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0),
+          withoutOptions(
+            categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0),
+            (label) => canExplore || label !== "kind:explore",
+          ),
           (label) => {
             const item = labelValue(label);
             const answer = item === "answer";
@@ -850,7 +868,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             name: "explore-target",
             options: [optionOver("change:last", context.contextVector.slice(), { "guide-explore": 1 })],
           });
-        const decision = columnOptions("explore-target", context, [], ["*"]);
+        const decision = withoutOptions(columnOptions("explore-target", context, [], ["*"]), unexplored);
         const advice = context.guidance;
         const failed = advice.lookAfterEmpty ? unexploredFailedColumns(read) : [];
         return ask(
@@ -875,13 +893,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         );
       }
       if (target === "change:last" && readBackSql !== null) return sqlAction(read, readBackSql);
-      const column = labelValue(target);
-      return sqlAction(
-        read,
-        column === "*"
-          ? `SELECT * FROM ${table} LIMIT 50;`
-          : `SELECT DISTINCT ${quoteIdentifier(column)} FROM ${table} LIMIT 100;`,
-      );
+      return sqlAction(read, exploreSql(labelValue(target)));
     }
 
     if (kind === "query") {
