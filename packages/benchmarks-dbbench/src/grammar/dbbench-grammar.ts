@@ -784,7 +784,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const shown = new Set(
       read.actions.filter((action) => action.result !== null).map((action) => action.sql),
     );
-    const unexplored = (label: string) => !shown.has(exploreSql(labelValue(label)));
+    const isShown = (target: string) => shown.has(exploreSql(target));
+    const unexplored = (label: string) => !isShown(labelValue(label));
     const kindLabel = walk.take();
     const cue = (name: FeatureName) => context.context[name] ?? 0;
     if (kindLabel === null) {
@@ -831,7 +832,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           : check.againstLastResult
             ? check.matchesLastResult
             : !(check.answer.length === 0 && question && cue("did-modify") === 0);
-      const canExplore = readBack || ["*", ...read.headers].some((target) => unexplored(`column:${target}`));
+      const canExplore = readBack || ["*", ...read.headers].some((target) => !isShown(target));
       return ask(
         guide(
           withoutOptions(
