@@ -5,7 +5,7 @@ import * as dbbench from "@hs/benchmarks-dbbench";
 import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
 import { readPool } from "@hs/evolution";
 import type { ActionGrammarV1, BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
-import { parseHarnessConfig } from "@hs/harness";
+import { appendTrajectories, parseHarnessConfig } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
@@ -188,11 +188,10 @@ Options:
       },
     });
     const trajectoriesFile = stringOption(args, "trajectories");
-    if (trajectoriesFile !== undefined)
-      await writeFile(
-        resolve(trajectoriesFile),
-        result.trajectories.map((trajectory) => `${JSON.stringify(trajectory)}\n`).join(""),
-      );
+    if (trajectoriesFile !== undefined) {
+      await writeFile(resolve(trajectoriesFile), "");
+      await appendTrajectories(resolve(trajectoriesFile), result.trajectories);
+    }
     const passes = result.trajectories.filter((trajectory) => trajectory.success);
     const output = {
       success: result.success,

@@ -320,6 +320,22 @@ function withoutOptions(decision: Decision, keep: (label: string) => boolean): D
   return { name: decision.name, options: decision.options.filter((entry) => keep(entry.label)) };
 }
 
+/** The SQL of an explore: a preview of the table (`*`) or the distinct values of one column. */
+function exploreSql(table: string, target: string): string {
+  return target === "*"
+    ? `SELECT * FROM ${quoteIdentifier(table)} LIMIT 50;`
+    : `SELECT DISTINCT ${quoteIdentifier(target)} FROM ${quoteIdentifier(table)} LIMIT 100;`;
+}
+
+/**
+ * The explore targets (`*` or a header) whose reply is still in the view: a repeat would show the same
+ * rows again, so the grammar does not offer it.
+ */
+function shownExplores(read: ReadView): Set<string> {
+  const sent = new Set(read.actions.filter((action) => action.result !== null).map((action) => action.sql));
+  return new Set(["*", ...read.headers].filter((target) => sent.has(exploreSql(read.table, target))));
+}
+
 /** Stateless walk over the chosen labels; each decision reads the labels before it. */
 class Walk {
   private position = 0;
@@ -776,16 +792,6 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     const { read } = context;
     const walk = new Walk(chosen, context);
     const table = quoteIdentifier(read.table);
-    const exploreSql = (target: string) =>
-      target === "*"
-        ? `SELECT * FROM ${table} LIMIT 50;`
-        : `SELECT DISTINCT ${quoteIdentifier(target)} FROM ${table} LIMIT 100;`;
-    // an explore whose reply is still in the view would show the same rows again: it is not offered
-    const shown = new Set(
-      read.actions.filter((action) => action.result !== null).map((action) => action.sql),
-    );
-    const isShown = (target: string) => shown.has(exploreSql(target));
-    const unexplored = (label: string) => !isShown(labelValue(label));
     const kindLabel = walk.take();
     const cue = (name: FeatureName) => context.context[name] ?? 0;
     if (kindLabel === null) {
@@ -832,7 +838,8 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
           : check.againstLastResult
             ? check.matchesLastResult
             : !(check.answer.length === 0 && question && cue("did-modify") === 0);
-      const canExplore = readBack || ["*", ...read.headers].some((target) => !isShown(target));
+      const shown = shownExplores(read);
+      const canExplore = readBack || ["*", ...read.headers].some((target) => !shown.has(target));
       return ask(
         guide(
           withoutOptions(
@@ -869,7 +876,11 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
             name: "explore-target",
             options: [optionOver("change:last", context.contextVector.slice(), { "guide-explore": 1 })],
           });
-        const decision = withoutOptions(columnOptions("explore-target", context, [], ["*"]), unexplored);
+        const shown = shownExplores(read);
+        const decision = withoutOptions(
+          columnOptions("explore-target", context, [], ["*"]),
+          (label) => !shown.has(labelValue(label)),
+        );
         const advice = context.guidance;
         const failed = advice.lookAfterEmpty ? unexploredFailedColumns(read) : [];
         return ask(
@@ -894,7 +905,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
         );
       }
       if (target === "change:last" && readBackSql !== null) return sqlAction(read, readBackSql);
-      return sqlAction(read, exploreSql(labelValue(target)));
+      return sqlAction(read, exploreSql(read.table, labelValue(target)));
     }
 
     if (kind === "query") {
