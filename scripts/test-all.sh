@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Every test from a fresh clone: installs pnpm and the dependencies, installs and starts the services the
-# tests need (MariaDB), builds, type-checks, lints, runs every package's tests and prints one total.
+# tests need (MariaDB; git, patch, python3 with pytest, bubblewrap), builds, type-checks, lints, runs every
+# package's tests and prints one total.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
+bash scripts/tools.sh || echo "test-all: some tools could not be installed; tests that need them say so" >&2
 if url=$(bash scripts/mariadb.sh start); then
   export HS_MYSQL_URL="$url"
   echo "test-all: MariaDB ready at $HS_MYSQL_URL" >&2

@@ -1,6 +1,7 @@
-import { conventionsFor, createRuleClassifier, labelTrajectory } from "@hs/evolution";
+import { createRuleClassifier, labelTrajectory } from "@hs/evolution";
 import {
   type BenchmarkV1,
+  genericConventions,
   InvalidInputError,
   type PolicyV1,
   type Pool,
@@ -39,8 +40,8 @@ export function bestValidatedSibling(pool: Pool): string | undefined {
 }
 
 /** The default Harness-S router: the profile router combined with a Borda vote of the profile judges. */
-export function defaultRouter(benchmarkId: string) {
-  const conventions = conventionsFor(benchmarkId);
+export function defaultRouter(benchmark: BenchmarkV1) {
+  const conventions = benchmark.failureConventions ?? genericConventions;
   return createCombinedRouter({
     id: "harness-s",
     parts: [
@@ -74,7 +75,7 @@ export function createMethodRescue(options: {
     throw new InvalidInputError(`method ${options.method} needs a sibling pool (--pool pool.json)`, {
       field: "pool",
     });
-  const conventions = conventionsFor(options.benchmark.id);
+  const conventions = options.benchmark.failureConventions ?? genericConventions;
   const classifier = createRuleClassifier(conventions);
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const recentFailures: Trajectory[] = [];
@@ -90,7 +91,7 @@ export function createMethodRescue(options: {
     pool,
     policy: options.policy,
     selection: selection[options.method],
-    ...(options.method === "harness-s" ? { router: defaultRouter(options.benchmark.id) } : {}),
+    ...(options.method === "harness-s" ? { router: defaultRouter(options.benchmark) } : {}),
     ...(single === undefined ? {} : { singleSiblingId: single }),
     k: options.config.rescue.k,
     rescueBudget: options.config.rescue.budget,

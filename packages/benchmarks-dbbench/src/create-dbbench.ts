@@ -19,6 +19,8 @@ import type { DatabaseEngine, StatementLimits } from "./engines/database-engine.
 import { createMysqlEngine } from "./engines/mysql-engine.js";
 import { createSqliteEngine } from "./engines/sqlite-engine.js";
 import { DbBenchEnvironment, type ProtocolChoice } from "./environment.js";
+import { dbbenchLibrary } from "./evolution-library.js";
+import { dbbenchConventions } from "./failure-conventions.js";
 import { dbbenchPresets } from "./presets.js";
 import { summarizeOutcomes } from "./summarize.js";
 
@@ -102,6 +104,10 @@ export function createDbBench(options: DbBenchOptions = {}): DbBench {
     engine,
     presets: dbbenchPresets,
     defaultPreset: "v0.2",
+    trainSplit: "standard-a",
+    heldoutSplits: ["dev"],
+    failureConventions: dbbenchConventions,
+    evolutionLibrary: dbbenchLibrary,
     ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       let file: string;

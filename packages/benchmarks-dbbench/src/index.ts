@@ -17,6 +17,8 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
+export { dbbenchLibrary } from "./evolution-library.js";
+export { dbbenchConventions } from "./failure-conventions.js";
 export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
 export {
   cleanFcAnswer,

@@ -1,7 +1,8 @@
 import { createHarnessConfig, directionSection, fixDirections, type HarnessConfig } from "@hs/harness";
 import { lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { dbbenchLibrary, genericLibrary } from "./evolution-library.js";
+import { listAnswerLibrary } from "./__fixtures__/list-answer-conventions.js";
+import { genericLibrary } from "./evolution-library.js";
 import {
   applyOperator,
   assertDirectionalEdit,
@@ -32,7 +33,7 @@ const richBase: HarnessConfig = createHarnessConfig({
 });
 const bases = [lookupTextHarness, richBase, createHarnessConfig({ id: "tools" })];
 const library = {
-  ...dbbenchLibrary,
+  ...listAnswerLibrary,
   macros: [
     {
       name: "lookup_twice",

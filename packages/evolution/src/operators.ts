@@ -188,14 +188,19 @@ export const builtinOperators: readonly MutationOperator[] = [
   {
     name: "strip-code-fences",
     direction: "action-format",
-    apply(config) {
+    apply(config, { library }) {
       if (config.actionFormat.kind !== "text") return null;
-      const plain = config.actionFormat.rules.filter((rule) => rule.pattern.includes("```"));
-      if (plain.length === 0) return null;
+      const aliases = Object.entries(library.fenceAliases ?? {});
+      const fenced = config.actionFormat.rules.some((rule) =>
+        aliases.some(([tag]) => rule.pattern.includes(escapeRegex(`\`\`\`${tag}`))),
+      );
+      if (!fenced) return null;
       return edit(config, (draft) => {
         if (draft.actionFormat.kind !== "text") return;
         for (const rule of draft.actionFormat.rules) {
-          rule.pattern = rule.pattern.replaceAll(escapeRegex("```sql"), "```(?:sql|SQL|mysql)?");
+          for (const [tag, spellings] of aliases) {
+            rule.pattern = rule.pattern.replaceAll(escapeRegex(`\`\`\`${tag}`), `\`\`\`(?:${spellings.join("|")})?`);
+          }
         }
       });
     },

@@ -3,7 +3,8 @@ import { lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
 import { lookupEpisode, shortContextHarness } from "./__fixtures__/lookup-trajectories.js";
 import { classifyFailure } from "./failure-classifier.js";
-import { dbbenchConventions, genericConventions, parseFailureConventions } from "./failure-conventions.js";
+import { listAnswerConventions } from "./__fixtures__/list-answer-conventions.js";
+import { genericConventions, parseFailureConventions } from "./failure-conventions.js";
 import { classifyByRules, createRuleClassifier } from "./rule-classifier.js";
 
 const generic = createRuleClassifier();
@@ -81,11 +82,11 @@ describe("rule classifier", () => {
           : step,
       ),
     };
-    const labels = classifyByRules(emptied, dbbenchConventions).map((label) => label.mode);
+    const labels = classifyByRules(emptied, listAnswerConventions).map((label) => label.mode);
     expect(labels).toContain("empty-result-misread");
     expect(labels).toContain("wrong-answer-format");
     const listAnswer = await lookupEpisode(["lookup: france", 'answer: ["Paris"]']);
-    expect(classifyByRules(listAnswer, dbbenchConventions).map((label) => label.mode)).toEqual([
+    expect(classifyByRules(listAnswer, listAnswerConventions).map((label) => label.mode)).toEqual([
       "wrong-target",
     ]);
   });
@@ -120,7 +121,7 @@ describe("rule classifier", () => {
   });
 
   it("rejects conventions with an invalid pattern, naming the field", () => {
-    expect(() => parseFailureConventions({ ...dbbenchConventions, emptyResultPattern: "([" })).toThrow(
+    expect(() => parseFailureConventions({ ...listAnswerConventions, emptyResultPattern: "([" })).toThrow(
       /emptyResultPattern/,
     );
   });

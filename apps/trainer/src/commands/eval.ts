@@ -164,7 +164,7 @@ Options:
     const profilesFile = stringOption(args, "profiles");
     const pool = rankOneFile === undefined ? null : await readPool(resolve(rankOneFile));
     const profiles = profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile));
-    const router = defaultRouter(benchmark.id);
+    const router = defaultRouter(benchmark);
     const chosen: Record<string, number> = {};
     const started = Date.now();
     const result = await evaluatePolicy({

@@ -1,21 +1,25 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
-  conventionsFor,
   createLlmClassifier,
   createLlmProposer,
   createRuleClassifier,
-  dbbenchLibrary,
   evolveDefaults,
   evolvePool,
   type FailureClassifierV1,
   formatRescueProperties,
-  genericLibrary,
   isFixDirection,
   type ProposerV1,
   writePool,
 } from "@hs/evolution";
-import { appendTrajectories, createChatPolicy, type FixDirection, fixDirections } from "@hs/harness";
+import {
+  appendTrajectories,
+  createChatPolicy,
+  type FixDirection,
+  fixDirections,
+  genericConventions,
+  genericLibrary,
+} from "@hs/harness";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
 
@@ -102,7 +106,7 @@ Options:
     if (limit > 0) tasks = tasks.slice(0, limit);
     const base = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
-    const conventions = conventionsFor(benchmark.id);
+    const conventions = benchmark.failureConventions ?? genericConventions;
     const classifiers: FailureClassifierV1[] = [createRuleClassifier(conventions)];
     let proposer: ProposerV1 | undefined;
     const llmModel = stringOption(args, "llm-model");
@@ -132,7 +136,7 @@ Options:
       successSample: integerOption(args, "success-sample", evolveDefaults.successSample),
       maxFailuresPerDirection: integerOption(args, "max-failures", evolveDefaults.maxFailuresPerDirection),
       classifiers,
-      library: benchmark.id === "dbbench" ? dbbenchLibrary : genericLibrary,
+      library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
       onProgress: (message) => io.stderr(`evolve: ${message}\n`),
     });

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { conventionsFor, createRuleClassifier, readPool } from "@hs/evolution";
+import { createRuleClassifier, readPool } from "@hs/evolution";
+import { genericConventions } from "@hs/harness";
 import { appendTrajectories } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
@@ -55,7 +56,7 @@ Options:
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);
     const policy = await resolvePolicy(benchmark, spec, seed);
-    const conventions = conventionsFor(benchmark.id);
+    const conventions = benchmark.failureConventions ?? genericConventions;
     const { profiles, baseTrajectories } = await profilePool({
       benchmark,
       policy,

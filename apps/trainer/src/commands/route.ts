@@ -1,6 +1,7 @@
-import { conventionsFor, instructionOf, readPool } from "@hs/evolution";
+import { instructionOf, readPool } from "@hs/evolution";
 import {
   createChatPolicy,
+  genericConventions,
   type JudgeV1,
   type RouterV1,
   readTrajectories,
@@ -20,6 +21,7 @@ import {
   modeMix,
 } from "@hs/router";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { openBenchmark } from "./eval.js";
 
 /** The task of a failed group, rebuilt from its trajectories (what the policy saw). */
 export function taskOfGroup(group: readonly Trajectory[]): Task {
@@ -90,7 +92,7 @@ Options:
         throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
       weights[judge] = Number(value);
     }
-    const conventions = conventionsFor(pool.benchmark);
+    const conventions = (await openBenchmark(pool.benchmark)).failureConventions ?? genericConventions;
     const judges: JudgeV1[] = defaultProfileJudges({ conventions });
     const baseURL = stringOption(args, "judge-base-url");
     const timeoutMs = integerOption(args, "judge-timeout", 60_000);

@@ -1,6 +1,9 @@
 import type { ActionGrammarV1 } from "./action-grammar.js";
 import type { EnvironmentV1 } from "./environment.js";
 import type { InvalidInputError } from "./errors.js";
+import type { EvolutionLibrary } from "./evolution-library.js";
+import type { FailureConventions } from "./failure-conventions.js";
+import type { GoldReplayOptionsV1, GoldReplayReportV1 } from "./gold-replay.js";
 import type { HarnessConfig } from "./harness-config.js";
 import type { Task } from "./task.js";
 
@@ -58,4 +61,20 @@ export interface BenchmarkV1 {
   summarize(outcomes: readonly EpisodeOutcome[]): Record<string, number>;
   /** The action grammar the embedded policy uses on this benchmark, when there is one. */
   readonly actionGrammar?: ActionGrammarV1;
+  /** The split training reads by default (e.g. `train`); the first of `splits` when absent. */
+  readonly trainSplit?: string;
+  /** Splits that are never trained or tuned on, for held-out figures. */
+  readonly heldoutSplits?: readonly string[];
+  /** Observable conventions for failure rules, profiles and routers; generic ones when absent. */
+  readonly failureConventions?: FailureConventions;
+  /** Texts and macros for directional evolution; a generic library when absent. */
+  readonly evolutionLibrary?: EvolutionLibrary;
+  /**
+   * The category a router, judge or Rank-1 may use for a task, derived only from what the policy is
+   * shown (instruction, public metadata). Absent: routing sees no category (`Task.category` is for
+   * metrics and may be a dataset annotation the agent never sees).
+   */
+  observableCategory?(task: Task): string;
+  /** Runs every task's reference solution and an empty solution through the adapter and its grader. */
+  goldReplay?(options: GoldReplayOptionsV1): Promise<GoldReplayReportV1>;
 }

@@ -154,3 +154,15 @@ export const trajectorySchema = z.object({
 });
 /** One episode (version 1). */
 export type Trajectory = z.infer<typeof trajectorySchema>;
+
+/**
+ * A trajectory as routers, judges, proposers, classifiers and profiles receive it: everything the policy
+ * was shown and did, and the outcome, but no grading details (labels, gold patches, expected hashes).
+ */
+export type ObservedTrajectory = Omit<Trajectory, "gradeDetails">;
+
+/** Drops the grading details of a trajectory, for the components that must never read them. */
+export function observeTrajectory(trajectory: Trajectory | ObservedTrajectory): ObservedTrajectory {
+  const { gradeDetails: _dropped, ...observed } = trajectory as Trajectory;
+  return observed;
+}

@@ -1,0 +1,46 @@
+import type { HarnessConfig } from "./harness-config.js";
+
+/**
+ * Texts and macros the mutation operators of directional evolution draw from. Data only; a benchmark
+ * supplies its own (`BenchmarkV1.evolutionLibrary`), phrased in its protocol's terms.
+ */
+export interface EvolutionLibrary {
+  /** Hints the guidance operators may add. */
+  hints: string[];
+  /** Suffixes the error-recovery operators may append after a tool error. */
+  toolErrorSuffixes: string[];
+  /** Re-prompt texts after an unparsable action. Template fields `{reason}`, `{reply}`. */
+  malformedActionTemplates: string[];
+  /** Prompts the verification operators may show before accepting a submit. Template fields `{answer}`. */
+  verificationPrompts: string[];
+  /** Macro tools the tool-exposure operators may add. */
+  macros: HarnessConfig["tools"]["macros"];
+  /** What an empty tool result looks like, and notes the error-recovery operators may show after one. */
+  emptyResult: { pattern: string; notes: string[] } | null;
+  /**
+   * Code-fence language tags of the protocol's text rules and the spellings a lenient rule accepts for
+   * each (e.g. `sql` -> `sql`, `SQL`, `mysql`), for the action-format operator that loosens fences.
+   */
+  fenceAliases?: Record<string, string[]>;
+}
+
+/** A library that assumes nothing about the benchmark. */
+export const genericLibrary: EvolutionLibrary = {
+  hints: [
+    "Gather the facts you need with a tool before you answer.",
+    "If a tool returns nothing useful, try a different argument before answering.",
+    "Answer with exactly the value you found, nothing more.",
+  ],
+  toolErrorSuffixes: [
+    "Read the error, fix the arguments and call the tool again.",
+    "Do not answer yet: correct the call and retry.",
+  ],
+  malformedActionTemplates: [
+    "Your reply could not be parsed ({reason}). Reply again with exactly one action in the required format.",
+  ],
+  verificationPrompts: [
+    "You are about to answer {answer}. Check it against the results you saw; submit again to confirm.",
+  ],
+  macros: [],
+  emptyResult: null,
+};

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs (when missing) the command-line tools the benchmark tests run for real: git and patch (SWE-bench's
+# patch application), python3 with pytest (test runs, agent code), bubblewrap (the per-episode sandbox).
+# Debian's packages only; prints what it installs on stderr. Usage: bash scripts/tools.sh
+set -euo pipefail
+missing=()
+command -v git >/dev/null 2>&1 || missing+=(git)
+command -v patch >/dev/null 2>&1 || missing+=(patch)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -c "import pytest" >/dev/null 2>&1 || missing+=(python3-pytest)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+[ ${#missing[@]} -eq 0 ] && exit 0
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+echo "tools: installing Debian's ${missing[*]} (one time)..." >&2
+as_root apt-get update -qq >&2
+DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >&2
