@@ -17,9 +17,9 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
+export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
 export { dbbenchLibrary } from "./evolution-library.js";
 export { dbbenchConventions } from "./failure-conventions.js";
-export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
 export {
   cleanFcAnswer,
   type GradingProtocol,
