@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
+import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
 
 /** Where a command writes: results to stdout, progress and diagnostics to stderr. */
 export interface CommandIo {
@@ -8,12 +9,24 @@ export interface CommandIo {
   stderr: (text: string) => void;
 }
 
+/** The benchmark plugin named by `--bench`, with the values of the options it added. */
+export interface BenchmarkSelection {
+  /** What `--bench` said (an alias, a package name or a path). */
+  specifier: string;
+  /** The loaded plugin. */
+  plugin: BenchmarkPluginV1;
+  /** Values of the plugin's own options. */
+  values: PluginOptionValues;
+}
+
 /** Parsed arguments of a command. */
 export interface CommandArguments {
   /** Option values by name. */
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   /** Positional arguments. */
   positionals: string[];
+  /** The benchmark plugin, when the command takes `--bench` and it was given. */
+  benchmark?: BenchmarkSelection;
 }
 
 /** One `hs` subcommand. */

@@ -1,11 +1,78 @@
 import { parseArgs } from "node:util";
-import { type Command, type CommandIo, UsageError } from "./command.js";
+import type { BenchmarkPluginV1 } from "@hs/harness";
+import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
+import { loadBenchmarkPlugin } from "./plugins.js";
 
 function overview(): string {
   const width = Math.max(...commands.map((command) => command.name.length), 4);
   const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return `Usage: hs <command> [options]\n\nHarness-S: train agents with sibling harnesses.\n\nCommands:\n${lines.join("\n")}\n\nRun "hs <command> --help" for a command's options.\n`;
+  return `Usage: hs <command> [options]\n\nHarness-S: train agents with sibling harnesses.\n\nCommands:\n${lines.join("\n")}\n\nRun "hs <command> --help" for a command's options ("hs <command> --bench B --help" adds the benchmark's).\n`;
+}
+
+/** The value of `--name V` or `--name=V` in raw arguments, before they are parsed. */
+function rawOption(argv: readonly string[], name: string): string | undefined {
+  for (const [index, argument] of argv.entries()) {
+    if (argument === `--${name}`) return argv[index + 1];
+    if (argument.startsWith(`--${name}=`)) return argument.slice(name.length + 3);
+  }
+  return undefined;
+}
+
+/**
+ * The command's options plus those its benchmark plugin adds. An option both define with the same type
+ * is shared (both read the value); with another type it is an error of the plugin.
+ */
+function optionsWith(command: Command, plugin: BenchmarkPluginV1 | undefined): Command["options"] {
+  if (plugin === undefined) return command.options;
+  const options = { ...command.options };
+  for (const [name, option] of Object.entries(plugin.options)) {
+    const own = command.options[name];
+    if (own !== undefined && own.type !== option.type)
+      throw new UsageError(
+        `benchmark plugin ${plugin.id} defines --${name}, which hs ${command.name} has with another type`,
+      );
+    options[name] = own ?? { type: option.type };
+  }
+  return options;
+}
+
+function pluginUsage(plugin: BenchmarkPluginV1): string {
+  const entries = Object.entries(plugin.options);
+  if (entries.length === 0) return `\nBenchmark ${plugin.id} adds no options.\n`;
+  const width = Math.max(
+    ...entries.map(([name, option]) => name.length + (option.type === "string" ? 6 : 0)),
+  );
+  const lines = entries.map(
+    ([name, option]) =>
+      `  ${`--${name}${option.type === "string" ? " VALUE" : ""}`.padEnd(width + 2)}  ${option.description}`,
+  );
+  return `\nOptions of benchmark ${plugin.id} (${plugin.description}):\n${lines.join("\n")}\n`;
+}
+
+async function parseCommandArguments(
+  command: Command,
+  argv: string[],
+  io: CommandIo,
+): Promise<CommandArguments | null> {
+  const specifier = "bench" in command.options ? rawOption(argv, "bench") : undefined;
+  const plugin = specifier === undefined ? undefined : await loadBenchmarkPlugin(specifier);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(`${command.usage.trimEnd()}\n${plugin === undefined ? "" : pluginUsage(plugin)}`);
+    return null;
+  }
+  const parsed = parseArgs({
+    args: argv,
+    options: optionsWith(command, plugin),
+    allowPositionals: true,
+    strict: true,
+  });
+  if (plugin === undefined || specifier === undefined)
+    return { values: parsed.values, positionals: parsed.positionals };
+  const values = Object.fromEntries(
+    Object.keys(plugin.options).map((name) => [name, parsed.values[name] as string | boolean | undefined]),
+  );
+  return { values: parsed.values, positionals: parsed.positionals, benchmark: { specifier, plugin, values } };
 }
 
 /** Runs the CLI with the given arguments; resolves to the exit code. */
@@ -20,13 +87,9 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(`hs: unknown command "${name}"\n\n${overview()}`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(`${command.usage.trimEnd()}\n`);
-    return 0;
-  }
   try {
-    const parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
-    return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+    const args = await parseCommandArguments(command, rest, io);
+    return args === null ? 0 : await command.run(args, io);
   } catch (error) {
     if (
       error instanceof UsageError ||

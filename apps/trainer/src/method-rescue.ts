@@ -6,6 +6,7 @@ import {
   type PolicyV1,
   type Pool,
   type ProfileSet,
+  type RouterV1,
   type Task,
   type Trajectory,
 } from "@hs/harness";
@@ -65,6 +66,8 @@ export function createMethodRescue(options: {
   pool: Pool | null;
   profiles: ProfileSet | null;
   tasks: readonly Task[];
+  /** The router of `harness-s` (default: `defaultRouter`). */
+  router?: RouterV1;
   onProgress?: (message: string) => void;
 }): MethodRescue {
   let profiles = options.profiles;
@@ -91,7 +94,7 @@ export function createMethodRescue(options: {
     pool,
     policy: options.policy,
     selection: selection[options.method],
-    ...(options.method === "harness-s" ? { router: defaultRouter(options.benchmark) } : {}),
+    ...(options.method === "harness-s" ? { router: options.router ?? defaultRouter(options.benchmark) } : {}),
     ...(single === undefined ? {} : { singleSiblingId: single }),
     k: options.config.rescue.k,
     rescueBudget: options.config.rescue.budget,

@@ -27,8 +27,26 @@ export interface CliJobResult {
   seconds: number;
 }
 
+/** Options of one job run. */
+export interface CliJobOptions {
+  /** Cancels the job (the child is killed). */
+  signal?: AbortSignal;
+  /** Receives each line the child writes on stderr (its progress), as it comes. */
+  onProgress?: (line: string) => void;
+}
+
+function forwardLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = "";
+  stream.on("data", (chunk: Buffer) => {
+    const lines = (pending + chunk.toString("utf8")).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (line.trim() !== "") onLine(line.trim());
+  });
+}
+
 /** Runs one `hs` command in a child process; rejects with the log's path when it fails. */
-export async function runCliJob(job: CliJob, signal?: AbortSignal): Promise<CliJobResult> {
+export async function runCliJob(job: CliJob, options: CliJobOptions = {}): Promise<CliJobResult> {
+  const { signal, onProgress } = options;
   await mkdir(dirname(job.log), { recursive: true });
   const started = Date.now();
   const log = createWriteStream(job.log, { flags: "a" });
@@ -43,6 +61,7 @@ export async function runCliJob(job: CliJob, signal?: AbortSignal): Promise<CliJ
       stdout += chunk.toString("utf8");
     });
     child.stderr.pipe(log, { end: false });
+    if (onProgress !== undefined) forwardLines(child.stderr, onProgress);
     child.on("error", (error) => fail(error));
     child.on("close", (code, killedBy) => {
       log.end();
@@ -58,15 +77,20 @@ export async function runCliJobs(
   jobs: readonly CliJob[],
   workers: number,
   onDone: (result: CliJobResult, finished: number) => void,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; onProgress?: (job: CliJob, line: string) => void } = {},
 ): Promise<CliJobResult[]> {
+  const { signal, onProgress } = options;
   const results: CliJobResult[] = new Array(jobs.length);
   let next = 0;
   let finished = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const index = next++;
-      const result = await runCliJob(jobs[index] as CliJob, signal);
+      const job = jobs[index] as CliJob;
+      const result = await runCliJob(job, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(onProgress === undefined ? {} : { onProgress: (line: string) => onProgress(job, line) }),
+      });
       results[index] = result;
       finished += 1;
       onDone(result, finished);

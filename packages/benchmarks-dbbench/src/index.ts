@@ -35,3 +35,4 @@ export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay
 export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";
 export { queryTypes, summarizeOutcomes } from "./summarize.js";
 export { parseResultRows, parseTableDescription } from "./view/read-view.js";
+export { benchmarkPlugin, benchmarkPlugin as default } from "./plugin.js";

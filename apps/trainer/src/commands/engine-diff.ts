@@ -1,6 +1,5 @@
 import { createDbBench, createMysqlEngine, type EngineDiffReport, engineDiff } from "@hs/benchmarks-dbbench";
 import { type Command, stringOption, UsageError } from "../command.js";
-import { requireDbBench } from "./gold-replay.js";
 
 /** Human-readable engine comparison. */
 export function formatEngineDiff(report: EngineDiffReport): string {
@@ -38,7 +37,8 @@ Options:
     json: { type: "boolean" },
   },
   async run(args, io) {
-    requireDbBench(stringOption(args, "bench"));
+    if (args.benchmark?.plugin.id !== "dbbench")
+      throw new UsageError("--bench dbbench is required: engine-diff compares DBBench's SQL engines");
     const url = stringOption(args, "engine") ?? process.env.HS_MYSQL_URL;
     if (url === undefined || !url.startsWith("mysql://")) {
       throw new UsageError("--engine mysql://user:password@host:port is required (or set HS_MYSQL_URL)");

@@ -1,61 +1,21 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import * as dbbench from "@hs/benchmarks-dbbench";
-import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
 import { readPool } from "@hs/evolution";
-import type { ActionGrammarV1, BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
-import { appendTrajectories, parseHarnessConfig } from "@hs/harness";
+import { appendTrajectories, type BenchmarkV1, type Task, type Trajectory } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
 import { rankOne } from "@hs/router";
+import {
+  grammarOf,
+  heldoutSplitOf,
+  loadTaskSet,
+  openBenchmark,
+  resolveHarness,
+} from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { defaultRouter } from "../method-rescue.js";
-
-/** Creates the benchmark named on the command line. */
-export async function openBenchmark(name: string): Promise<BenchmarkV1> {
-  if (name !== "dbbench")
-    throw new UsageError(`--bench ${name}: the embedded policy has a grammar for dbbench only`);
-  return dbbench.createDbBench({ actionGrammar: createDbBenchGrammar() });
-}
-
-/**
- * Loads tasks from `--data FILE` or from a bundled split. Bad records are reported through `warn`
- * (file, line, field) and skipped; the others load. No task at all is an error.
- */
-export async function loadTaskSet(
-  benchmark: BenchmarkV1,
-  data: string | undefined,
-  split: string,
-  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
-): Promise<Task[]> {
-  const { tasks, problems } =
-    data === undefined
-      ? await benchmark.loadTasks({ split })
-      : await benchmark.loadTasks({ path: resolve(data) });
-  for (const problem of problems) warn(`skipped a record: ${problem.message}`);
-  if (tasks.length === 0) throw new UsageError(`no tasks in ${data ?? `split ${split}`}`);
-  return tasks;
-}
-
-/** `base` (the benchmark's default preset), another preset name, or a harness JSON file. */
-export async function resolveHarness(benchmark: BenchmarkV1, name: string): Promise<HarnessConfig> {
-  if (name === "base") return benchmark.presets[benchmark.defaultPreset] as HarnessConfig;
-  const preset = benchmark.presets[name];
-  if (preset !== undefined) return preset;
-  if (existsSync(name)) return parseHarnessConfig(JSON.parse(await readFile(name, "utf8")), { file: name });
-  throw new UsageError(
-    `--harness ${name}: not "base", a preset (${Object.keys(benchmark.presets).join(", ")}) or a harness file`,
-  );
-}
-
-/** The benchmark's action grammar, which the embedded policy needs. */
-export function grammarOf(benchmark: BenchmarkV1): ActionGrammarV1 {
-  const grammar = benchmark.actionGrammar;
-  if (grammar === undefined) throw new UsageError(`benchmark ${benchmark.id} has no action grammar`);
-  return grammar;
-}
+import { resolveRouter, routerOptionUsage } from "../routers.js";
 
 /** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
 export async function resolvePolicy(
@@ -115,14 +75,14 @@ export function isTrivialPass(trajectory: Trajectory): boolean {
 export const evalCommand: Command = {
   name: "eval",
   summary: "evaluate a policy on a benchmark under a harness (held-out tasks by default)",
-  usage: `Usage: hs eval --bench dbbench [--data FILE] [--split NAME] --harness base --policy embedded[:DIR] [--seed S] [--json]
+  usage: `Usage: hs eval --bench NAME [--data FILE] [--split NAME] --harness base --policy embedded[:DIR] [--seed S] [--json]
 
 Runs every task once (greedy) and prints the benchmark's metrics.
 
 Options:
-  --bench NAME      benchmark (dbbench)
+  --bench NAME      benchmark: dbbench, swegym, appworld, a plugin package or a path to one
   --data FILE       a task file of the benchmark's format (default: the held-out split)
-  --split NAME      bundled split (default: dev)
+  --split NAME      bundled split (default: the benchmark's first held-out split)
   --harness NAME    base, a preset name, or a harness JSON file (default: base)
   --policy SPEC     embedded (untrained weights of --seed) or embedded:DIR (checkpoint or run directory)
   --seed S          policy seed and episode seed (default 0)
@@ -131,6 +91,7 @@ Options:
                     it (a sibling of POOL, or the base when its profile is at least as good), at the
                     same one episode per task
   --profiles FILE   profiles for the Rank-1 router (hs profile)
+  --router SPEC     the Rank-1 router: ${routerOptionUsage}
   --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
   --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
   options: {
@@ -143,20 +104,17 @@ Options:
     mode: { type: "string" },
     rank1: { type: "string" },
     profiles: { type: "string" },
+    router: { type: "string" },
     trajectories: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
-    const bench = stringOption(args, "bench");
-    if (bench === undefined) throw new UsageError("--bench is required");
     const seed = integerOption(args, "seed", 0);
     const mode = stringOption(args, "mode") ?? "greedy";
     if (mode !== "greedy" && mode !== "sample")
       throw new UsageError(`--mode ${mode}: expected greedy or sample`);
-    const benchmark = await openBenchmark(bench);
-    const split =
-      stringOption(args, "split") ??
-      (benchmark.splits.includes("dev") ? "dev" : (benchmark.splits.at(-1) ?? "dev"));
+    const benchmark = await openBenchmark(args);
+    const split = stringOption(args, "split") ?? heldoutSplitOf(benchmark);
     const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
@@ -164,7 +122,7 @@ Options:
     const profilesFile = stringOption(args, "profiles");
     const pool = rankOneFile === undefined ? null : await readPool(resolve(rankOneFile));
     const profiles = profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile));
-    const router = defaultRouter(benchmark);
+    const router = await resolveRouter(stringOption(args, "router"), benchmark);
     const chosen: Record<string, number> = {};
     const started = Date.now();
     const result = await evaluatePolicy({

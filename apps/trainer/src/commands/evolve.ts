@@ -20,8 +20,9 @@ import {
   genericConventions,
   genericLibrary,
 } from "@hs/harness";
+import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
+import { resolvePolicy } from "./eval.js";
 
 /** Parses `--directions a,b` (default: all). */
 export function parseDirections(text: string | undefined): FixDirection[] {
@@ -42,7 +43,7 @@ export const evolveCommand: Command = {
   name: "evolve",
   summary:
     "evolve a frozen sibling-harness pool along the fix directions (and measure locality, complementarity)",
-  usage: `Usage: hs evolve --bench dbbench [--split train] --out pool.json [options]
+  usage: `Usage: hs evolve --bench NAME [--split train] --out pool.json [options]
 
 Runs the base harness on the training tasks, labels every failure (rules, plus an LLM classifier with
 --llm-model), grows candidates per fix direction (operators restricted to the direction's section,
@@ -52,8 +53,8 @@ the rescue matrix, locality and complementarity (OUT with .evolution.json), and 
 episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
 
 Options:
-  --bench NAME           benchmark (dbbench)
-  --split NAME           bundled split (default: the benchmark's first split); "train" means that too
+  --bench NAME           benchmark: dbbench, swegym, appworld, a plugin package or a path to one
+  --split NAME           bundled split (default: the benchmark's training split); "train" means that too
   --data FILE            tasks from a file of the benchmark's format instead
   --tasks N              use only the first N tasks
   --harness NAME         base harness: base (default), a preset, or a harness JSON file
@@ -87,19 +88,17 @@ Options:
     out: { type: "string" },
   },
   async run(args, io) {
-    const bench = stringOption(args, "bench");
     const out = stringOption(args, "out");
-    if (bench === undefined) throw new UsageError("--bench is required");
     if (out === undefined) throw new UsageError("--out pool.json is required");
     // the output directory exists before the long run, so a missing one cannot lose its result
     await mkdir(dirname(resolve(out)), { recursive: true });
     const directions = parseDirections(stringOption(args, "directions"));
     const seed = integerOption(args, "seed", 0);
-    const benchmark = await openBenchmark(bench);
+    const benchmark = await openBenchmark(args);
     const requested = stringOption(args, "split");
     const split =
       requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
-        ? (benchmark.splits[0] ?? "train")
+        ? trainSplitOf(benchmark)
         : requested;
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
     const limit = integerOption(args, "tasks", 0);

@@ -1,85 +1,85 @@
-import { createDbBench, type GoldReplayReport, goldReplay } from "@hs/benchmarks-dbbench";
+import type { GoldReplayReportV1 } from "@hs/harness";
+import { openBenchmark } from "../benchmark-selection.js";
 import { type Command, stringOption, UsageError } from "../command.js";
 
-/** Checks `--bench`; only dbbench has a gold replay here. */
-export function requireDbBench(bench: string | undefined): void {
-  if (bench === undefined) throw new UsageError("--bench is required (dbbench)");
-  if (bench !== "dbbench")
-    throw new UsageError(`--bench ${bench}: only dbbench is supported by this command`);
+function percent(passed: number, total: number): string {
+  return total === 0 ? "-" : `${((passed / total) * 100).toFixed(1)}%`;
 }
 
-/** Human-readable gold replay report. */
-export function formatGoldReplay(report: GoldReplayReport, source: string): string {
-  const lines = [`gold replay of ${source} on ${report.engine} (grader ${report.protocol})`];
-  for (const [type, count] of Object.entries(report.perType)) {
-    lines.push(
-      `  ${type.padEnd(16)} ${count.passed}/${count.total} (${((100 * count.passed) / count.total).toFixed(1)}%)`,
+function isCount(value: unknown): value is { passed: number; total: number } {
+  return typeof value === "object" && value !== null && "passed" in value && "total" in value;
+}
+
+/** The report as text: the total, per-group counts found in `details`, the empty solution, each failure. */
+export function formatGoldReplay(report: GoldReplayReportV1, source: string): string {
+  const lines = [`gold replay of ${source}`];
+  for (const [name, value] of Object.entries(report.details ?? {})) {
+    if (typeof value !== "object" || value === null || isCount(value)) continue;
+    const counts = Object.entries(value).filter(
+      (entry): entry is [string, { passed: number; total: number }] => isCount(entry[1]),
     );
+    if (counts.length === 0) continue;
+    lines.push(`  ${name}:`);
+    for (const [group, count] of counts)
+      lines.push(
+        `    ${group.padEnd(18)} ${count.passed}/${count.total} (${percent(count.passed, count.total)})`,
+      );
   }
   lines.push(
-    `  ${"all".padEnd(16)} ${report.passed}/${report.total} (${((100 * report.passed) / Math.max(1, report.total)).toFixed(1)}%)`,
+    `  ${"all".padEnd(20)} ${report.passed}/${report.total} (${percent(report.passed, report.total)})`,
   );
-  for (const failure of report.failures)
-    lines.push(`  FAIL ${failure.taskId} ${failure.category}: ${failure.reason ?? ""}`);
-  for (const problem of report.problems) lines.push(`  NOT LOADED ${problem}`);
-  lines.push(
-    `dataset sql.query (information only, not a target): ${report.datasetSql.passed}/${report.datasetSql.total} reproduce their label`,
-  );
-  lines.push(`${report.episodesPerSecond.toFixed(1)} episodes/s`);
+  lines.push(`  empty solution passed ${report.emptyPassed}/${report.total}`);
+  for (const failure of report.failures) lines.push(`  FAIL ${failure.taskId}: ${failure.reason}`);
   return `${lines.join("\n")}\n`;
 }
 
-/** `hs gold-replay`: runs each task's reference solution through the adapter and grades it. */
+/** `hs gold-replay`: runs each task's reference solution, and an empty one, through the adapter. */
 export const goldReplayCommand: Command = {
   name: "gold-replay",
-  summary: "replay each task's reference solution through a benchmark adapter and report pass rates",
-  usage: `Usage: hs gold-replay --bench dbbench [--split NAME | --data FILE] [--engine sqlite|mysql://...] [--json]
+  summary: "replay each task's reference solution (and an empty one) through a benchmark adapter",
+  usage: `Usage: hs gold-replay --bench NAME [--split NAME | --data FILE] [benchmark options] [--json]
 
-Runs the label SQL of INSERT/UPDATE tasks (graded by the table hash) and submits the label as the
-final answer of query tasks, through the same environment and grader as an episode; prints pass
-rates per type and each failure with its reason. The dataset's own sql.query is replayed as well and
-reported apart, for information only.
+Runs every task's reference solution through the same environment and grader as an episode, and an
+empty solution as well; prints the pass rate, how many tasks the empty solution passed (it should
+pass none) and each failure with its reason. Exit code 0 when every reference passes and no empty
+solution does, 1 otherwise. "hs gold-replay --bench NAME --help" lists the benchmark's own options
+(e.g. dbbench's --engine and --protocol).
 
 Options:
-  --bench NAME        benchmark (dbbench)
-  --split NAME        bundled split: standard-a (train) or dev (heldout); default standard-a
-  --data FILE         a DBBench JSONL file instead of a bundled split
-  --engine ENGINE     sqlite (default) or a mysql://user:password@host:port URL
-  --protocol NAME     grader: v0.2 (default) or fc
-  --json              print {"passed":N,"total":M,...} as JSON`,
+  --bench NAME        benchmark: dbbench, swegym, appworld, a plugin package or a path to one
+  --split NAME        bundled split (default: the benchmark's training split)
+  --data FILE         a task file of the benchmark's format instead of a bundled split
+  --json              print {"passed":N,"total":M,"emptyPassed":K,"failures":[...],"details":{...}}`,
   options: {
     bench: { type: "string" },
     split: { type: "string" },
     data: { type: "string" },
-    engine: { type: "string" },
-    protocol: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
-    requireDbBench(stringOption(args, "bench"));
     const data = stringOption(args, "data");
     const split = stringOption(args, "split");
     if (data !== undefined && split !== undefined)
       throw new UsageError("--data and --split exclude each other");
-    const protocol = stringOption(args, "protocol") ?? "v0.2";
-    if (protocol !== "v0.2" && protocol !== "fc")
-      throw new UsageError(`--protocol expects v0.2 or fc, got "${protocol}"`);
-    const engine = stringOption(args, "engine") ?? "sqlite";
-    const benchmark = createDbBench({ engine, protocol, queryTimeLimitMs: 30_000 });
+    const benchmark = await openBenchmark(args);
     try {
-      const report = await goldReplay({
-        benchmark,
-        tasks: data === undefined ? { split: split ?? "standard-a" } : { path: data },
-        protocol,
+      if (benchmark.goldReplay === undefined)
+        throw new UsageError(`benchmark ${benchmark.id} has no gold replay (BenchmarkV1.goldReplay)`);
+      const source = data ?? split ?? benchmark.trainSplit ?? benchmark.splits[0] ?? "train";
+      let reported = 0;
+      const report = await benchmark.goldReplay({
+        tasks: data === undefined ? { split: source } : { path: data },
         onProgress: (done, total) => {
-          if (done % 25 === 0 || done === total) io.stderr(`gold-replay: ${done}/${total}\n`);
+          if (done === total || Date.now() - reported > 5000) {
+            reported = Date.now();
+            io.stderr(`gold-replay: ${done}/${total}\n`);
+          }
         },
       });
-      if (args.values.json === true) io.stdout(`${JSON.stringify(report)}\n`);
-      else io.stdout(formatGoldReplay(report, data ?? split ?? "standard-a"));
-      return report.passed === report.total ? 0 : 1;
+      io.stdout(args.values.json === true ? `${JSON.stringify(report)}\n` : formatGoldReplay(report, source));
+      return report.passed === report.total && report.emptyPassed === 0 ? 0 : 1;
     } finally {
-      await benchmark.close();
+      await benchmark.close?.();
     }
   },
 };

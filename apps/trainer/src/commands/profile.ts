@@ -3,8 +3,9 @@ import { dirname, resolve } from "node:path";
 import { createRuleClassifier, readPool } from "@hs/evolution";
 import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
+import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { loadTaskSet, openBenchmark, resolvePolicy } from "./eval.js";
+import { resolvePolicy } from "./eval.js";
 
 /** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
 export const profileCommand: Command = {
@@ -19,15 +20,17 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".
 
 Options:
   --pool FILE        the pool (required)
+  --bench NAME       benchmark: an alias, a package or a path (default: the pool's benchmark)
   --policy SPEC      embedded (untrained weights of --seed) or embedded:DIR (required)
   --out FILE         profiles JSON to write (required)
-  --split NAME       bundled split (default: the benchmark's first split)
+  --split NAME       bundled split (default: the benchmark's training split)
   --data FILE        tasks from a file of the benchmark's format instead
   --tasks N          use only the first N tasks
   --rollouts N       rollouts per task and harness (default ${defaultProfileRollouts})
   --seed S           seed of the policy and episodes (default 0)
   --step N           training step the profiles describe (default 0)`,
   options: {
+    bench: { type: "string" },
     pool: { type: "string" },
     policy: { type: "string" },
     out: { type: "string" },
@@ -49,8 +52,8 @@ Options:
     await mkdir(dirname(resolve(out)), { recursive: true });
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed", 0);
-    const benchmark = await openBenchmark(pool.benchmark);
-    const split = stringOption(args, "split") ?? benchmark.splits[0] ?? "train";
+    const benchmark = await openBenchmark(args, pool.benchmark);
+    const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);

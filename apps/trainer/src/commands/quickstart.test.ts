@@ -7,6 +7,7 @@ import { quickstartPlan } from "./quickstart.js";
 
 describe("quickstartPlan", () => {
   const settings = {
+    benchmarkArgs: ["--bench", "./my-bench.js", "--max-digit", "5"],
     out: "/x",
     seeds: [1, 2],
     methods: ["grpo", "dapo", "harness-s"],
@@ -31,6 +32,8 @@ describe("quickstartPlan", () => {
       expect(job.args.includes("--pool")).toBe(job.name.startsWith("train harness-s"));
     }
     expect(plan.evaluate.every((job) => job.args.includes("base"))).toBe(true);
+    for (const job of [plan.evolve, plan.profile, ...plan.train, ...plan.evaluate])
+      expect(job.args.slice(1, 5)).toEqual(["--bench", "./my-bench.js", "--max-digit", "5"]);
     expect(plan.rankOne.map((job) => job.args[job.args.indexOf("--rank1") + 1])).toEqual([
       "/x/pool.json",
       "/x/pool.json",

@@ -5,11 +5,13 @@ import { join, resolve } from "node:path";
 import { readJsonl } from "@hs/harness";
 import { stepMetricsSchema, writeReport } from "@hs/report";
 import { rescueMethods } from "@hs/rescue-grpo";
-import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { type Command, type CommandArguments, integerOption, stringOption, UsageError } from "../command.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
 
 /** Settings of the main job; each maps to a flag. */
 export interface QuickstartSettings {
+  /** `--bench` and the benchmark plugin's own options, passed to every stage. */
+  benchmarkArgs: string[];
   /** Experiment directory. */
   out: string;
   /** Seeds per method. */
@@ -20,7 +22,7 @@ export interface QuickstartSettings {
   budget: number;
   /** Child processes at once. */
   workers: number;
-  /** Training tasks used by evolution and profiling (first N of the split). */
+  /** Training tasks used by evolution and profiling (first N of the split; 0: all). */
   evolveTasks: number;
   /** Harness-S re-anchors its profiles every N steps (0: never). */
   reanchorEvery: number;
@@ -37,8 +39,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
     name: "evolve",
     args: [
       "evolve",
-      "--bench",
-      "dbbench",
+      ...settings.benchmarkArgs,
       "--split",
       "train",
       "--tasks",
@@ -54,6 +55,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
     name: "profile",
     args: [
       "profile",
+      ...settings.benchmarkArgs,
       "--pool",
       pool,
       "--policy",
@@ -70,8 +72,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
       name: `train ${method} seed ${seed}`,
       args: [
         "train",
-        "--bench",
-        "dbbench",
+        ...settings.benchmarkArgs,
         "--method",
         method,
         "--seed",
@@ -90,8 +91,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
   );
   const evalArgs = (method: string, seed: number, ...extra: string[]) => [
     "eval",
-    "--bench",
-    "dbbench",
+    ...settings.benchmarkArgs,
     "--harness",
     "base",
     "--policy",
@@ -131,32 +131,59 @@ async function cachedJson(file: string, produce: () => Promise<string>): Promise
   return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
 }
 
+/** Seconds between two progress lines of one stage that quickstart passes through. */
+export const progressEverySeconds = 10;
+
+/** `--bench` with the plugin's own option values, as arguments for the stages. */
+export function benchmarkArguments(args: CommandArguments): string[] {
+  const selection = args.benchmark;
+  if (selection === undefined) return ["--bench", "dbbench"];
+  const own = Object.entries(selection.values).flatMap(([name, value]) =>
+    value === undefined || value === false ? [] : value === true ? [`--${name}`] : [`--${name}`, value],
+  );
+  return ["--bench", selection.specifier, ...own];
+}
+
+/** Passes a stage's progress lines on, the first at once and then at most one per interval. */
+function throttled(say: (text: string) => void, name: string): (line: string) => void {
+  let last = 0;
+  return (line) => {
+    if (Date.now() - last < progressEverySeconds * 1000) return;
+    last = Date.now();
+    say(`${name}: ${line}`);
+  };
+}
+
 /** `hs quickstart`: the main job on the embedded default, end to end, resumable. */
 export const quickstartCommand: Command = {
   name: "quickstart",
   summary: "the main job: evolve, profile, train grpo/dapo/harness-s over seeds, evaluate, Rank-1, report",
   usage: `Usage: hs quickstart [--out DIR] [options]
 
-The main job on DBBench with the embedded policy, on a CPU:
-  1. evolve a sibling pool on the training split (standard-a)        -> DIR/pool.json, pool.evolution.json
+The main job with the embedded policy, on a CPU, on a benchmark (default dbbench):
+  1. evolve a sibling pool on the training split                       -> DIR/pool.json, pool.evolution.json
      (a DIR/pool.json that exists is kept: bring your own pool by putting it there)
   2. profile the pool with the untrained policy                        -> DIR/profiles.json
   3. train each method for each seed at the same rollout budget        -> DIR/runs/METHOD/seed-S/
-  4. evaluate every trained policy on held-out tasks (dev) under the base harness, and Rank-1 inference
+  4. evaluate every trained policy on held-out tasks under the base harness, and Rank-1 inference
   5. write DIR/results.json and the report DIR/report/index.html
 Every stage is an "hs" command run as a child process (logs in DIR/logs/); running the same command
 again resumes: finished stages are kept and interrupted training runs continue from their checkpoint.
+The stages' progress lines are passed through (at most one per stage every ${progressEverySeconds} s).
 
 Options:
+  --bench NAME      benchmark: dbbench (default), swegym, appworld, a plugin package or a path; its
+                    own options ("hs quickstart --bench NAME --help") are passed to every stage
   --out DIR         experiment directory (default runs/quickstart)
   --seeds N         seeds per method (default 3)
   --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
   --budget N        rollouts per training run (default 1024)
   --workers N       child processes at once (default: the number of CPUs)
-  --evolve-tasks N  training tasks used by evolve and profile (default 148: all of standard-a)
+  --evolve-tasks N  training tasks used by evolve and profile (default 0: all of the training split)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
   --json            print results.json on stdout`,
   options: {
+    bench: { type: "string" },
     out: { type: "string" },
     seeds: { type: "string" },
     methods: { type: "string" },
@@ -171,6 +198,7 @@ Options:
     const seedCount = integerOption(args, "seeds", 3);
     if (seedCount < 1) throw new UsageError("--seeds must be at least 1");
     const settings: QuickstartSettings = {
+      benchmarkArgs: benchmarkArguments(args),
       out: resolve(stringOption(args, "out") ?? "runs/quickstart"),
       seeds: Array.from({ length: seedCount }, (_, index) => index + 1),
       methods: (stringOption(args, "methods") ?? "grpo,dapo,harness-s")
@@ -178,7 +206,7 @@ Options:
         .map((method) => method.trim()),
       budget: integerOption(args, "budget", 1024),
       workers: integerOption(args, "workers", availableParallelism()),
-      evolveTasks: integerOption(args, "evolve-tasks", 148),
+      evolveTasks: integerOption(args, "evolve-tasks", 0),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
     };
     const plan = quickstartPlan(settings);
@@ -197,13 +225,18 @@ Options:
         continue;
       }
       say(`${job.name}: hs ${job.args.join(" ")}`);
-      const result = await runCliJob(job);
+      const result = await runCliJob(job, { onProgress: throttled(say, job.name) });
       say(`${job.name}: done in ${result.seconds.toFixed(0)} s`);
     }
 
     say(`training ${plan.train.length} runs (logs in ${join(settings.out, "logs")})`);
-    await runCliJobs(plan.train, settings.workers, (result, finished) =>
-      say(`${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`),
+    const progress = new Map(plan.train.map((job) => [job.name, throttled(say, job.name)]));
+    await runCliJobs(
+      plan.train,
+      settings.workers,
+      (result, finished) =>
+        say(`${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`),
+      { onProgress: (job, line) => progress.get(job.name)?.(line) },
     );
 
     const evaluations = [...plan.evaluate, ...plan.rankOne];

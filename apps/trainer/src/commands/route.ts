@@ -1,7 +1,7 @@
 import { instructionOf, readPool } from "@hs/evolution";
 import {
+  type BenchmarkV1,
   createChatPolicy,
-  genericConventions,
   type JudgeV1,
   type RouterV1,
   readTrajectories,
@@ -20,8 +20,17 @@ import {
   explainDecision,
   modeMix,
 } from "@hs/router";
-import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { openBenchmark } from "./eval.js";
+import { openBenchmark } from "../benchmark-selection.js";
+import {
+  type Command,
+  type CommandArguments,
+  type CommandIo,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "../command.js";
+import { loadRouterPlugin } from "../plugins.js";
+import { routerContext } from "../routers.js";
 
 /** The task of a failed group, rebuilt from its trajectories (what the policy saw). */
 export function taskOfGroup(group: readonly Trajectory[]): Task {
@@ -34,6 +43,24 @@ export function taskOfGroup(group: readonly Trajectory[]): Task {
     instruction: instructionOf(first),
     metadata: {},
   };
+}
+
+/** The pool's benchmark, or none (generic conventions, said on stderr) when it is not installed. */
+async function benchmarkOf(
+  args: CommandArguments,
+  poolBenchmark: string,
+  io: CommandIo,
+): Promise<BenchmarkV1 | undefined> {
+  if (args.benchmark !== undefined) return openBenchmark(args);
+  try {
+    return await openBenchmark(args, poolBenchmark);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(
+      `hs route: the pool's benchmark "${poolBenchmark}" is not installed (${error.message}); generic failure conventions apply (give --bench)\n`,
+    );
+    return undefined;
+  }
 }
 
 /** `hs route`: explains the router's decision for each all-failed group of a trajectory file. */
@@ -49,7 +76,9 @@ Options:
   --pool FILE            the pool (required)
   --profiles FILE        the profiles (omit to route without profiles)
   --trajectories FILE    trajectory JSONL (required)
-  --router NAME          vote (default), profile, or combined (profile router + vote)
+  --bench NAME           benchmark whose failure conventions apply (default: the pool's, when installed)
+  --router NAME          vote (default), profile, combined (profile router + vote), or a router
+                         package or path (RouterPluginV1)
   --aggregation NAME     borda (default), majority or weights
   --weight JUDGE=W       judge weight for --aggregation weights (repeatable)
   --k K                  siblings to select (default 2)
@@ -59,6 +88,7 @@ Options:
   --judge-timeout MS     time limit of one LLM vote (default 60000)
   --json                 print the decisions as JSON lines`,
   options: {
+    bench: { type: "string" },
     pool: { type: "string" },
     profiles: { type: "string" },
     trajectories: { type: "string" },
@@ -92,7 +122,8 @@ Options:
         throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
       weights[judge] = Number(value);
     }
-    const conventions = (await openBenchmark(pool.benchmark)).failureConventions ?? genericConventions;
+    const benchmark = await benchmarkOf(args, pool.benchmark, io);
+    const conventions = routerContext(benchmark).conventions;
     const judges: JudgeV1[] = defaultProfileJudges({ conventions });
     const baseURL = stringOption(args, "judge-base-url");
     const timeoutMs = integerOption(args, "judge-timeout", 60_000);
@@ -118,9 +149,8 @@ Options:
         parts: [{ router: createProfileRouter({ conventions }) }, { router: voting }],
       }),
     };
-    const router = routers[routerName];
-    if (router === undefined)
-      throw new UsageError(`--router ${routerName}: expected vote, profile or combined`);
+    const router =
+      routers[routerName] ?? (await loadRouterPlugin(routerName)).createRouter(routerContext(benchmark));
     const groups = new Map<string, Trajectory[]>();
     for (const trajectory of records)
       groups.set(trajectory.taskId, [...(groups.get(trajectory.taskId) ?? []), trajectory]);

@@ -10,9 +10,17 @@ import {
   type TrainerConfig,
   trainGrpo,
 } from "@hs/rescue-grpo";
+import {
+  grammarOf,
+  loadTaskSet,
+  openBenchmark,
+  resolveHarness,
+  trainSplitOf,
+} from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createMethodRescue } from "../method-rescue.js";
-import { grammarOf, loadEmbeddedPolicy, loadTaskSet, openBenchmark, resolveHarness } from "./eval.js";
+import { resolveRouter, routerOptionUsage } from "../routers.js";
+import { loadEmbeddedPolicy } from "./eval.js";
 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -25,20 +33,21 @@ function numberOption(value: string | undefined, name: string, fallback: number)
 export const trainCommand: Command = {
   name: "train",
   summary: "train the embedded policy: grpo, dapo, harness-s and the rescue ablations",
-  usage: `Usage: hs train --bench dbbench --method M --seed S --out DIR [--pool pool.json] [options]
+  usage: `Usage: hs train --bench NAME --method M --seed S --out DIR [--pool pool.json] [options]
 
-Trains the embedded policy on the training split (standard-a for dbbench) and writes DIR/config.json,
+Trains the embedded policy on the benchmark's training split and writes DIR/config.json,
 DIR/metrics.jsonl (one line per step), DIR/trajectories.jsonl (every rollout), DIR/checkpoints/ and
 DIR/final/ (and DIR/profiles.json with their history when profiles were re-anchored). Killed at any moment, the same command continues from the last completed step. Evaluate
-with "hs eval --bench dbbench --policy embedded:DIR".
+with "hs eval --bench NAME --policy embedded:DIR".
 
 Options:
-  --bench NAME           benchmark (dbbench)
+  --bench NAME           benchmark: dbbench, swegym, appworld, a plugin package or a path to one
   --method M             grpo (all-fail groups give no signal), dapo (dynamic sampling), harness-s
                          (all-fail groups rescued under the router's top-k siblings), single-sibling,
                          random-rescue or all-rescue (ablations; all need --pool)
   --pool FILE            the frozen sibling pool (hs evolve)
   --profiles FILE        profiles for the router (hs profile); none: the router uses validation only
+  --router SPEC          harness-s's router: ${routerOptionUsage}
   --k K                  siblings per rescue (default 2)
   --rescue-budget N      rollouts one rescue may spend (default 8)
   --no-negative          do not keep one base failure in a rescued group
@@ -76,6 +85,7 @@ Options:
     init: { type: "string" },
     pool: { type: "string" },
     profiles: { type: "string" },
+    router: { type: "string" },
     k: { type: "string" },
     "rescue-budget": { type: "string" },
     "no-negative": { type: "boolean" },
@@ -83,21 +93,19 @@ Options:
     json: { type: "boolean" },
   },
   async run(args, io) {
-    const bench = stringOption(args, "bench");
     const method = stringOption(args, "method");
     const out = stringOption(args, "out");
-    if (bench === undefined) throw new UsageError("--bench is required");
     if (out === undefined) throw new UsageError("--out DIR is required");
     if (method === undefined || !(samplingMethods as readonly string[]).includes(method)) {
       throw new UsageError(`--method must be one of ${samplingMethods.join(", ")}`);
     }
     const seed = integerOption(args, "seed", 0);
-    const benchmark = await openBenchmark(bench);
+    const benchmark = await openBenchmark(args);
     const grammar = grammarOf(benchmark);
     const tasks = await loadTaskSet(
       benchmark,
       stringOption(args, "data"),
-      stringOption(args, "split") ?? benchmark.splits[0] ?? "train",
+      stringOption(args, "split") ?? trainSplitOf(benchmark),
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const init = stringOption(args, "init");
@@ -138,6 +146,7 @@ Options:
       pool: poolFile === undefined ? null : await readPool(resolve(poolFile)),
       profiles: profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile)),
       tasks,
+      router: await resolveRouter(stringOption(args, "router"), benchmark),
       onProgress: (message) => io.stderr(`${message}\n`),
     });
     const summary = await trainGrpo(

@@ -77,4 +77,6 @@ export interface BenchmarkV1 {
   observableCategory?(task: Task): string;
   /** Runs every task's reference solution and an empty solution through the adapter and its grader. */
   goldReplay?(options: GoldReplayOptionsV1): Promise<GoldReplayReportV1>;
+  /** Releases what the benchmark holds (connection pools, servers); safe to call twice. */
+  close?(): Promise<void>;
 }

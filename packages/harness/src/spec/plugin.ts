@@ -14,6 +14,12 @@ export interface PluginOptionV1 {
 /** Values of a plugin's own options, as parsed from the command line (absent when not given). */
 export type PluginOptionValues = Readonly<Record<string, string | boolean | undefined>>;
 
+/** What `hs` hands a benchmark plugin besides its option values. */
+export interface BenchmarkPluginContextV1 {
+  /** The action grammar loaded from `grammarModule`, for the benchmark to expose as `actionGrammar`. */
+  actionGrammar?: ActionGrammarV1;
+}
+
 /**
  * What a benchmark package exports (as `benchmarkPlugin` or as its default export) so that `hs --bench
  * PACKAGE-OR-PATH` can run it without an edit to this repository (version 1).
@@ -33,8 +39,8 @@ export interface BenchmarkPluginV1 {
    * policy. A grammar the benchmark carries itself is `BenchmarkV1.actionGrammar` instead.
    */
   readonly grammarModule?: string;
-  /** Creates the benchmark from its option values. */
-  createBenchmark(values: PluginOptionValues): Promise<BenchmarkV1>;
+  /** Creates the benchmark from its option values (and the grammar `hs` loaded, if any). */
+  createBenchmark(values: PluginOptionValues, context?: BenchmarkPluginContextV1): Promise<BenchmarkV1>;
 }
 
 /** What an action-grammar package exports (as `grammarPlugin` or default) (version 1). */
@@ -49,8 +55,8 @@ export interface GrammarPluginV1 {
 
 /** What a router is built from: only observable conventions and the benchmark's public parts. */
 export interface RouterContextV1 {
-  /** The benchmark being trained or evaluated on. */
-  benchmark: BenchmarkV1;
+  /** The benchmark being trained or evaluated on (absent when `hs route` reads recorded episodes only). */
+  benchmark?: BenchmarkV1;
   /** Its failure conventions (generic when it has none). */
   conventions: FailureConventions;
 }

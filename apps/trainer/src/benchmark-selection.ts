@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  type ActionGrammarV1,
+  type BenchmarkPluginContextV1,
+  type BenchmarkV1,
+  type HarnessConfig,
+  parseHarnessConfig,
+  type Task,
+} from "@hs/harness";
+import { type CommandArguments, UsageError } from "./command.js";
+import { loadBenchmarkPlugin, loadGrammarPlugin } from "./plugins.js";
+
+const grammarProblems = new WeakMap<BenchmarkV1, string>();
+
+async function grammarContext(
+  module: string | undefined,
+): Promise<{ context: BenchmarkPluginContextV1; problem?: string }> {
+  if (module === undefined) return { context: {} };
+  try {
+    return { context: { actionGrammar: (await loadGrammarPlugin(module)).createGrammar() } };
+  } catch (error) {
+    return {
+      context: {},
+      problem: `its grammar ${module} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * Creates the benchmark that `--bench` named (an alias such as `dbbench`, a package or a path), with the
+ * values of the plugin's own options; `fallback` names one when `--bench` is absent (e.g. a pool's).
+ */
+export async function openBenchmark(args: CommandArguments, fallback?: string): Promise<BenchmarkV1> {
+  const selection =
+    args.benchmark ??
+    (fallback === undefined
+      ? undefined
+      : { specifier: fallback, plugin: await loadBenchmarkPlugin(fallback), values: {} });
+  if (selection === undefined)
+    throw new UsageError("--bench is required (dbbench, swegym, appworld, a package or a path)");
+  const { context, problem } = await grammarContext(selection.plugin.grammarModule);
+  const benchmark = await selection.plugin.createBenchmark(selection.values, context);
+  if (benchmark?.specificationVersion !== "v1")
+    throw new UsageError(`--bench ${selection.specifier}: createBenchmark did not return a BenchmarkV1`);
+  if (problem !== undefined) grammarProblems.set(benchmark, problem);
+  return benchmark;
+}
+
+/** The benchmark's action grammar, which the embedded policy needs. */
+export function grammarOf(benchmark: BenchmarkV1): ActionGrammarV1 {
+  const grammar = benchmark.actionGrammar;
+  if (grammar !== undefined) return grammar;
+  const problem = grammarProblems.get(benchmark);
+  throw new UsageError(
+    `benchmark ${benchmark.id} has no action grammar for the embedded policy${problem === undefined ? "" : `: ${problem}`}`,
+  );
+}
+
+/** The split training reads unless told otherwise. */
+export function trainSplitOf(benchmark: BenchmarkV1): string {
+  return benchmark.trainSplit ?? benchmark.splits[0] ?? "train";
+}
+
+/** The split evaluation reads unless told otherwise: the first held-out split. */
+export function heldoutSplitOf(benchmark: BenchmarkV1): string {
+  return benchmark.heldoutSplits?.[0] ?? benchmark.splits.at(-1) ?? "dev";
+}
+
+/**
+ * Loads tasks from `--data FILE` or from a bundled split. Bad records are reported through `warn`
+ * (file, line, field) and skipped; the others load. No task at all is an error.
+ */
+export async function loadTaskSet(
+  benchmark: BenchmarkV1,
+  data: string | undefined,
+  split: string,
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): Promise<Task[]> {
+  const { tasks, problems } =
+    data === undefined
+      ? await benchmark.loadTasks({ split })
+      : await benchmark.loadTasks({ path: resolve(data) });
+  for (const problem of problems) warn(`skipped a record: ${problem.message}`);
+  if (tasks.length === 0) throw new UsageError(`no tasks in ${data ?? `split ${split}`}`);
+  return tasks;
+}
+
+/** `base` (the benchmark's default preset), another preset name, or a harness JSON file. */
+export async function resolveHarness(benchmark: BenchmarkV1, name: string): Promise<HarnessConfig> {
+  if (name === "base") return benchmark.presets[benchmark.defaultPreset] as HarnessConfig;
+  const preset = benchmark.presets[name];
+  if (preset !== undefined) return preset;
+  if (existsSync(name)) return parseHarnessConfig(JSON.parse(await readFile(name, "utf8")), { file: name });
+  throw new UsageError(
+    `--harness ${name}: not "base", a preset (${Object.keys(benchmark.presets).join(", ")}) or a harness file`,
+  );
+}
