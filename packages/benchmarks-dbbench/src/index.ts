@@ -27,6 +27,7 @@ export {
   gradeV02Answer,
   hashFromAnswerMd5,
 } from "./grading/grade-answer.js";
+export { benchmarkPlugin, benchmarkPlugin as default } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
 export { type PythonValue, pythonFloatRepr, pythonRepr, pythonStrRepr } from "./python/python-value.js";
@@ -35,4 +36,3 @@ export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay
 export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";
 export { queryTypes, summarizeOutcomes } from "./summarize.js";
 export { parseResultRows, parseTableDescription } from "./view/read-view.js";
-export { benchmarkPlugin, benchmarkPlugin as default } from "./plugin.js";

@@ -13,7 +13,9 @@ function protocolOf(values: PluginOptionValues): ProtocolChoice | undefined {
   const text = stringValue(values, "protocol");
   if (text === undefined) return undefined;
   if (!(protocols as readonly string[]).includes(text))
-    throw new InvalidInputError(`expected one of ${protocols.join(", ")}, got "${text}"`, { field: "--protocol" });
+    throw new InvalidInputError(`expected one of ${protocols.join(", ")}, got "${text}"`, {
+      field: "--protocol",
+    });
   return text as ProtocolChoice;
 }
 

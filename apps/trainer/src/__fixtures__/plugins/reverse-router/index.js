@@ -1,13 +1,22 @@
-// A router package written outside the Harness-S repository: it ranks siblings by id, last first.
+// A router package written outside the Harness-S repository: it ranks siblings by id, last first, and
+// notes each creation and call in the file REVERSE_ROUTER_LOG names, for the test that loads it.
+import { appendFileSync } from "node:fs";
+
 export const routerPlugin = {
   specificationVersion: "v1",
   id: "reverse",
   description: "siblings in reverse order of their ids",
   createRouter() {
+    const log = process.env.REVERSE_ROUTER_LOG;
+    const note = (line) => {
+      if (log !== undefined) appendFileSync(log, `${line}\n`);
+    };
+    note("created");
     return {
       specificationVersion: "v1",
       id: "reverse",
       async route(input) {
+        note(`routed ${input.failedGroup.length}`);
         const ids = input.pool.siblings
           .map((sibling) => sibling.id)
           .sort()

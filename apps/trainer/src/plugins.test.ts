@@ -1,0 +1,132 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { BenchmarkPluginV1, Task } from "@hs/harness";
+import { assertBenchmarkConformance } from "@hs/harness/conformance";
+import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "./main.js";
+import { importPluginModule, loadBenchmarkPlugin } from "./plugins.js";
+
+const fixtures = join(import.meta.dirname, "__fixtures__", "plugins");
+const harnessPackage = resolve(import.meta.dirname, "..", "..", "..", "packages", "harness");
+const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+
+async function run(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/** A project outside the workspace holding the two packages, with @hs/harness installed beside them. */
+function outsideProject(): string {
+  const root = mkdtempSync(join(tmpdir(), "hs-plugins-"));
+  cpSync(fixtures, root, { recursive: true });
+  mkdirSync(join(root, "node_modules", "@hs"), { recursive: true });
+  symlinkSync(harnessPackage, join(root, "node_modules", "@hs", "harness"), "dir");
+  return root;
+}
+
+describe("benchmark and router packages from outside the repository", () => {
+  let root = "";
+  let bench = "";
+  let router = "";
+  beforeAll(() => {
+    root = outsideProject();
+    bench = join(root, "tiny-benchmark");
+    router = join(root, "reverse-router");
+    process.env.REVERSE_ROUTER_LOG = join(root, "router.log");
+  });
+
+  it("passes the benchmark conformance kit", async () => {
+    const plugin = await loadBenchmarkPlugin(bench);
+    const badFile = join(root, "bad.jsonl");
+    writeFileSync(badFile, '{"digit": 2}\n{"digit": "two"}\n{"digit": 4}\n');
+    const digitOf = (task: Task) => Number(/digit (\d)/.exec(task.instruction)?.[1]);
+    await assertBenchmarkConformance({
+      createBenchmark: () => plugin.createBenchmark({}),
+      goldOf: (task) => [words[digitOf(task)] ?? ""].filter((word) => word.length >= 4),
+      mutatingCall: (task) => ({ id: "m", name: "submit", arguments: { answer: words[digitOf(task)] } }),
+      badRecord: { path: badFile, line: 2 },
+    });
+  });
+
+  it("runs hs eval, hs evolve, hs train --router and hs route by path", async () => {
+    const evaluated = await run(["eval", "--bench", bench, "--max-digit", "6", "--json"]);
+    expect(evaluated.stderr).toBe("eval: 3/3 episodes\n");
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ n: 3, success: 0, harness: "spelling-text" });
+
+    const pool = join(root, "pool.json");
+    const evolved = await run(["evolve", "--bench", bench, "--out", pool, "--directions", "budget,guidance"]);
+    expect(evolved.code).toBe(0);
+    const siblings = (
+      JSON.parse(readFileSync(pool, "utf8")) as { siblings: { id: string; direction: string }[] }
+    ).siblings;
+    expect(siblings.map((sibling) => sibling.direction)).toContain("budget");
+
+    const out = join(root, "run");
+    const trained = await run([
+      ...["train", "--bench", bench, "--method", "harness-s", "--pool", pool, "--router", router],
+      ...["--budget", "64", "--group-size", "4", "--prompts-per-step", "2", "--out", out],
+    ]);
+    expect(trained.code).toBe(0);
+    expect(existsSync(join(out, "final", "policy.json"))).toBe(true);
+    const log = readFileSync(join(root, "router.log"), "utf8").split("\n");
+    expect(log[0]).toBe("created");
+    expect(log.filter((line) => line.startsWith("routed 4")).length).toBeGreaterThan(0);
+
+    const routed = await run([
+      "route",
+      "--pool",
+      pool,
+      "--trajectories",
+      join(out, "trajectories.jsonl"),
+      "--router",
+      router,
+      "--k",
+      "1",
+      "--json",
+    ]);
+    expect(routed.code).toBe(0);
+    const decision = JSON.parse(routed.stdout.split("\n")[0] ?? "") as { router: string; selected: string[] };
+    expect(decision.router).toBe("reverse");
+    expect(decision.selected).toEqual([[...siblings.map((sibling) => sibling.id)].sort().reverse()[0]]);
+  }, 120_000);
+
+  it("lists the plugin's own options in --help and passes their values", async () => {
+    const help = await run(["eval", "--bench", bench, "--help"]);
+    expect(help.stdout).toContain("Options of benchmark spelling");
+    expect(help.stdout).toContain("--max-digit VALUE");
+    const bad = await run(["eval", "--bench", bench, "--no-such"]);
+    expect(bad.code).toBe(2);
+  });
+
+  it("names what is wrong with a module that is not a plugin", async () => {
+    const file = join(root, "not-a-plugin.js");
+    writeFileSync(
+      file,
+      "export const benchmarkPlugin = { specificationVersion: 'v1', id: 'x', description: '', options: {} };\n",
+    );
+    const result = await run(["eval", "--bench", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('field "createBenchmark": expected a function');
+    const missing = await run(["eval", "--bench", "no-such-benchmark-package"]);
+    expect(missing.stderr).toContain('cannot find the package "no-such-benchmark-package"');
+    expect((await run(["eval", "--bench", join(root, "nowhere.js")])).stderr).toContain("no such file");
+  });
+
+  it("imports a package installed in the current project's node_modules", async () => {
+    const module = await importPluginModule("@hs/harness", root);
+    expect(typeof module.createHarnessConfig).toBe("function");
+    const plugin = (await importPluginModule(bench)).benchmarkPlugin as BenchmarkPluginV1;
+    expect(plugin.id).toBe("spelling");
+  });
+});
