@@ -8,7 +8,8 @@ import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/gramma
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
-import { EmbeddedGrpoLearner, groupSamples } from "../packages/rescue-grpo/dist/index.js";
+import { EmbeddedGrpoLearner } from "../packages/learner-embedded/dist/index.js";
+import { groupSamples } from "../packages/rescue-grpo/dist/index.js";
 
 const episodes = Number(process.argv[2] ?? 256);
 const updates = Number(process.argv[3] ?? 8);

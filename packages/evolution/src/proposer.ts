@@ -8,9 +8,8 @@ import {
   type Trajectory,
 } from "@hs/harness";
 import { z } from "zod";
-import { askForJson } from "./ask-json.js";
+import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
 import { assertDirectionalEdit, changedSections } from "./operators.js";
-import { summarizeTrajectory } from "./summarize-trajectory.js";
 
 /** What a proposer is asked. */
 export interface ProposalRequest {

@@ -1,4 +1,4 @@
-import { callsOf, type FailureConventions, genericConventions, submitCallOf } from "@hs/evolution";
+import { callsOf, type FailureConventions, genericConventions, submitCallOf } from "@hs/failure-analysis";
 import type { Trajectory } from "@hs/harness";
 
 function mean(values: readonly number[]): number {

@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/evolution";
+import type { FailureConventions } from "@hs/failure-analysis";
 import type { HarnessProfile, Trajectory } from "@hs/harness";
 import { behaviourStatistics } from "./behaviour-stats.js";
 

@@ -7,7 +7,7 @@ import {
   labelTrajectory,
   modesOf,
   runJobs,
-} from "@hs/evolution";
+} from "@hs/failure-analysis";
 import type { HarnessConfig, HarnessProfile, Pool, ProfileSet, Task, Trajectory } from "@hs/harness";
 import { buildProfile } from "./build-profile.js";
 

@@ -7,7 +7,7 @@ import {
   labelTrajectory,
   modesOf,
   runJobs,
-} from "@hs/evolution";
+} from "@hs/failure-analysis";
 import {
   type HarnessProfile,
   InvalidInputError,

@@ -7,8 +7,7 @@ import type {
   RouterV1,
   Trajectory,
 } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
-import { createRandom, mixSeed } from "@hs/policy-embedded";
+import { createRandom, InvalidInputError, mixSeed, shuffle } from "@hs/harness";
 import { collectGroup, type RolloutGroup } from "./groups.js";
 import type { GroupRescuer, RescueOutcome } from "./trainer.js";
 
@@ -87,12 +86,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
         return [options.singleSiblingId as string];
       case "random": {
         const random = createRandom(mixSeed(options.seed, key, 0x72616e64));
-        const shuffled = [...ids];
-        for (let index = shuffled.length - 1; index > 0; index--) {
-          const other = Math.floor(random() * (index + 1));
-          [shuffled[index], shuffled[other]] = [shuffled[other] as string, shuffled[index] as string];
-        }
-        return shuffled.slice(0, options.k);
+        return shuffle(ids, random).slice(0, options.k);
       }
       case "router": {
         const decision = await (options.router as RouterV1).route({

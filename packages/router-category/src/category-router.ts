@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { RankedHarness, RouterV1 } from "@hs/harness";
+import { type RankedHarness, type RouterV1, textSeed } from "@hs/harness";
 
 /** Options of the category router. */
 export interface CategoryRouterOptions {
@@ -8,7 +7,7 @@ export interface CategoryRouterOptions {
 }
 
 function tieKey(seed: number, harnessId: string): number {
-  return createHash("sha256").update(`${seed}/${harnessId}`).digest().readUInt32BE(0);
+  return textSeed(`${seed}/${harnessId}`);
 }
 
 /**

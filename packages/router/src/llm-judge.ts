@@ -1,4 +1,4 @@
-import { askForJson, summarizeTrajectory } from "@hs/evolution";
+import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
 import { InvalidInputError, type JudgeV1, type PolicyV1, type RoutingInput, TimeoutError } from "@hs/harness";
 import { z } from "zod";
 

@@ -5,7 +5,7 @@ import {
   type FailureClassifierV1,
   labelTrajectory,
   runJobs,
-} from "@hs/evolution";
+} from "@hs/failure-analysis";
 import type { Pool, ProfileSet, RouterV1, Task, Trajectory } from "@hs/harness";
 import { modeMix } from "./mode-mix.js";
 

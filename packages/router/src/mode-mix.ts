@@ -1,4 +1,4 @@
-import { classifyByRules, type FailureConventions, genericConventions, modesOf } from "@hs/evolution";
+import { classifyByRules, type FailureConventions, genericConventions, modesOf } from "@hs/failure-analysis";
 import type { Trajectory } from "@hs/harness";
 
 /**

@@ -1,4 +1,4 @@
-import { defaultModeDirections, type FailureConventions, type FailureMode } from "@hs/evolution";
+import { defaultModeDirections, type FailureConventions, type FailureMode } from "@hs/failure-analysis";
 import type { FixDirection, JudgeV1 } from "@hs/harness";
 import { sortRanking } from "./decision.js";
 import { modeMix } from "./mode-mix.js";

@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/evolution";
+import type { FailureConventions } from "@hs/failure-analysis";
 import type { HarnessProfile, RankedHarness, RouterV1, RoutingInput } from "@hs/harness";
 import { decide } from "./decision.js";
 import { describeMix, modeMix } from "./mode-mix.js";

@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
 import { readPool } from "@hs/evolution";
+import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { readProfileSet, writeProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
-  EmbeddedGrpoLearner,
   embeddedLearnerOptions,
   samplingMethods,
   type TrainerConfig,

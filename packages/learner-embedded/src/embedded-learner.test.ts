@@ -8,7 +8,7 @@ import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedd
 import { afterAll, describe, expect, it } from "vitest";
 import { createLookupGrammar } from "./__fixtures__/lookup-grammar.js";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { tokenLoss } from "./surrogate.js";
+import { tokenLoss } from "@hs/rescue-grpo";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

@@ -6,9 +6,9 @@ import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLookupGrammar } from "./__fixtures__/lookup-grammar.js";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { collectGroup, groupAllFailed } from "./groups.js";
-import { type GroupRescuer, type StepMetrics, trainGrpo } from "./trainer.js";
-import { defaultTrainerConfig, type SamplingMethod } from "./trainer-config.js";
+import { collectGroup, groupAllFailed } from "@hs/rescue-grpo";
+import { type GroupRescuer, type StepMetrics, trainGrpo } from "@hs/rescue-grpo";
+import { defaultTrainerConfig, type SamplingMethod } from "@hs/rescue-grpo";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

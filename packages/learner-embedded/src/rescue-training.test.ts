@@ -6,10 +6,10 @@ import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { groupAllFailed } from "./groups.js";
-import { createRescuer } from "./rescue.js";
-import { type GroupRescuer, type StepMetrics, trainGrpo } from "./trainer.js";
-import { defaultTrainerConfig, type SamplingMethod } from "./trainer-config.js";
+import { groupAllFailed } from "@hs/rescue-grpo";
+import { createRescuer } from "@hs/rescue-grpo";
+import { type GroupRescuer, type StepMetrics, trainGrpo } from "@hs/rescue-grpo";
+import { defaultTrainerConfig, type SamplingMethod } from "@hs/rescue-grpo";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
