@@ -1,18 +1,4 @@
 import {
-  createPool,
-  createSibling,
-  type FixDirection,
-  fixDirections,
-  type HarnessConfig,
-  harnessHash,
-  type Pool,
-  shuffle,
-  type Sibling,
-  type Task,
-  type Trajectory,
-} from "@hs/harness";
-import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
-import {
   createRuleClassifier,
   defaultModeDirections,
   type EpisodeRunner,
@@ -23,6 +9,22 @@ import {
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
+import {
+  createPool,
+  createSibling,
+  type FixDirection,
+  fixDirections,
+  type HarnessConfig,
+  harnessHash,
+  observedTask,
+  observedTrajectory,
+  type Pool,
+  type Sibling,
+  shuffle,
+  type Task,
+  type Trajectory,
+} from "@hs/harness";
+import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
 import { applyOperator, builtinOperators, createRandom, type MutationOperator, pick } from "./operators.js";
 import { parsePool } from "./pool-file.js";
 import type { ProposalLogEntry, ProposerV1 } from "./proposer.js";
@@ -122,7 +124,6 @@ export interface EvolutionReport {
 /** Id of the control row: the base harness re-run with fresh seeds. */
 export const rerollControlId = "base-reroll";
 
-
 interface Candidate {
   config: HarnessConfig;
   record: CandidateRecord;
@@ -172,7 +173,9 @@ export async function evolvePool(
     baseTrajectories.push(
       trajectory.success
         ? trajectory
-        : await labelTrajectory(trajectory, classifiers, { task: taskOf(trajectory) }),
+        : await labelTrajectory(trajectory, classifiers, {
+            task: observedTask(options.benchmark, taskOf(trajectory)),
+          }),
     );
   }
   const failures = baseTrajectories.filter((trajectory) => !trajectory.success);
@@ -270,7 +273,9 @@ export async function evolvePool(
           const proposal = await options.proposer.propose({
             direction,
             config: parent.config,
-            failures: directionFailures,
+            failures: directionFailures.map((failure) =>
+              observedTrajectory(options.benchmark, failure, taskOf(failure)),
+            ),
             seed: Math.floor(random() * 2 ** 31),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           });

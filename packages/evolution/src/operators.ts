@@ -11,6 +11,7 @@ import {
 } from "@hs/harness";
 
 export { createRandom, type Random } from "@hs/harness";
+
 import { produce } from "immer";
 import type { EvolutionLibrary } from "./evolution-library.js";
 
@@ -187,7 +188,10 @@ export const builtinOperators: readonly MutationOperator[] = [
         if (draft.actionFormat.kind !== "text") return;
         for (const rule of draft.actionFormat.rules) {
           for (const [tag, spellings] of aliases) {
-            rule.pattern = rule.pattern.replaceAll(escapeRegex(`\`\`\`${tag}`), `\`\`\`(?:${spellings.join("|")})?`);
+            rule.pattern = rule.pattern.replaceAll(
+              escapeRegex(`\`\`\`${tag}`),
+              `\`\`\`(?:${spellings.join("|")})?`,
+            );
           }
         }
       });

@@ -13,7 +13,10 @@ export function instructionOf(trajectory: ObservedTrajectory): string {
  * A compact text account of a trajectory for an LLM: instruction, each step's action, feedback and
  * harness events, the end reason and the outcome. Long texts are cut.
  */
-export function summarizeTrajectory(trajectory: ObservedTrajectory, options: { maxSteps?: number } = {}): string {
+export function summarizeTrajectory(
+  trajectory: ObservedTrajectory,
+  options: { maxSteps?: number } = {},
+): string {
   const maxSteps = options.maxSteps ?? 12;
   const lines = [
     `task ${trajectory.taskId}${trajectory.category === undefined ? "" : ` (${trajectory.category})`} under harness ${trajectory.harnessId}`,

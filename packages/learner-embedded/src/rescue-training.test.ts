@@ -4,12 +4,17 @@ import { join } from "node:path";
 import { createHarnessConfig, createPool, createSibling, type Pool, type RouterV1 } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import {
+  createRescuer,
+  defaultTrainerConfig,
+  type GroupRescuer,
+  groupAllFailed,
+  type SamplingMethod,
+  type StepMetrics,
+  trainGrpo,
+} from "@hs/rescue-grpo";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { groupAllFailed } from "@hs/rescue-grpo";
-import { createRescuer } from "@hs/rescue-grpo";
-import { type GroupRescuer, type StepMetrics, trainGrpo } from "@hs/rescue-grpo";
-import { defaultTrainerConfig, type SamplingMethod } from "@hs/rescue-grpo";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

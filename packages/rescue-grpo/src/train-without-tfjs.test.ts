@@ -32,7 +32,12 @@ describe("the GRPO core without tfjs", () => {
     const { tasks } = await benchmark.loadTasks({});
     const policy = createLookupSensitivePolicy();
     const learner = createRecordingLearner();
-    const config = { ...defaultTrainerConfig("harness-s", 3), groupSize: 2, promptsPerStep: 2, rolloutBudget: 24 };
+    const config = {
+      ...defaultTrainerConfig("harness-s", 3),
+      groupSize: 2,
+      promptsPerStep: 2,
+      rolloutBudget: 24,
+    };
     const rescue = createRescuer({
       benchmark,
       pool: lookupPool,
@@ -47,13 +52,24 @@ describe("the GRPO core without tfjs", () => {
     });
     const steps: StepMetrics[] = [];
     const summary = await trainGrpo(
-      { benchmark, harness: lookupTextHarness, tasks, policy, learner, outDirectory, rescue, onStep: (m) => steps.push(m) },
+      {
+        benchmark,
+        harness: lookupTextHarness,
+        tasks,
+        policy,
+        learner,
+        outDirectory,
+        rescue,
+        onStep: (m) => steps.push(m),
+      },
       config,
     );
     expect(summary.rollouts).toBeLessThanOrEqual(24);
     expect(learner.updates).toBe(steps.length);
     expect(steps.reduce((sum, step) => sum + (step.rescue.attempts ?? 0), 0)).toBeGreaterThan(0);
-    const harnesses = new Set(learner.batches.flatMap((batch) => batch.samples.map((sample) => sample.harnessId)));
+    const harnesses = new Set(
+      learner.batches.flatMap((batch) => batch.samples.map((sample) => sample.harnessId)),
+    );
     expect([...harnesses].some((id) => id.startsWith("sibling-"))).toBe(true);
   });
 });

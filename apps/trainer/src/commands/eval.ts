@@ -6,12 +6,12 @@ import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
 import { readPool } from "@hs/evolution";
 import type { ActionGrammarV1, BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
 import { appendTrajectories, parseHarnessConfig } from "@hs/harness";
+import { defaultRouter } from "@hs/harness-s";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
 import { rankOne } from "@hs/router";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { defaultRouter } from "../method-rescue.js";
 
 /** Creates the benchmark named on the command line. */
 export async function openBenchmark(name: string): Promise<BenchmarkV1> {
@@ -175,7 +175,7 @@ Options:
         ? {}
         : {
             harnessFor: async (task: Task) => {
-              const choice = await rankOne({ router, task, pool, profiles, seed });
+              const choice = await rankOne({ router, benchmark, task, pool, profiles, seed });
               chosen[choice.harnessId] = (chosen[choice.harnessId] ?? 0) + 1;
               return choice.config;
             },

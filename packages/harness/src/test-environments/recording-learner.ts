@@ -32,7 +32,8 @@ export function createRecordingLearner(): RecordingLearner {
       await writeFile(join(directory, "learner.json"), JSON.stringify({ updates }));
     },
     async load(directory: string) {
-      updates = (JSON.parse(await readFile(join(directory, "learner.json"), "utf8")) as { updates: number }).updates;
+      updates = (JSON.parse(await readFile(join(directory, "learner.json"), "utf8")) as { updates: number })
+        .updates;
     },
   };
 }
