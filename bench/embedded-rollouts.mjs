@@ -7,8 +7,9 @@ import { performance } from "node:perf_hooks";
 import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
+import { EmbeddedGrpoLearner } from "../packages/learner-embedded/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
-import { EmbeddedGrpoLearner, groupSamples } from "../packages/rescue-grpo/dist/index.js";
+import { groupSamples } from "../packages/rescue-grpo/dist/index.js";
 
 const episodes = Number(process.argv[2] ?? 256);
 const updates = Number(process.argv[3] ?? 8);

@@ -1,24 +1,34 @@
 import {
+  createRuleClassifier,
+  defaultModeDirections,
+  type EpisodeRunner,
+  episodeSeed,
+  type FailureClassifierV1,
+  type FailureMode,
+  labelTrajectory,
+  modesOf,
+  runJobs,
+} from "@hs/failure-analysis";
+import {
   createPool,
   createSibling,
   type FixDirection,
   fixDirections,
   type HarnessConfig,
   harnessHash,
+  observedTask,
+  observedTrajectory,
   type Pool,
   type Sibling,
+  shuffle,
   type Task,
   type Trajectory,
 } from "@hs/harness";
 import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
-import { type FailureClassifierV1, labelTrajectory, modesOf } from "./failure-classifier.js";
-import { defaultModeDirections, type FailureMode } from "./failure-modes.js";
 import { applyOperator, builtinOperators, createRandom, type MutationOperator, pick } from "./operators.js";
 import { parsePool } from "./pool-file.js";
 import type { ProposalLogEntry, ProposerV1 } from "./proposer.js";
 import { measureRescueProperties, type RescueProperties, type RescueRecord } from "./rescue-properties.js";
-import { createRuleClassifier } from "./rule-classifier.js";
-import { type EpisodeRunner, episodeSeed, runJobs } from "./run-episodes.js";
 
 /** The defaults of `evolvePool`'s numeric options (the CLI shows and uses the same). */
 export const evolveDefaults = {
@@ -114,15 +124,6 @@ export interface EvolutionReport {
 /** Id of the control row: the base harness re-run with fresh seeds. */
 export const rerollControlId = "base-reroll";
 
-function shuffle<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
-  }
-  return copy;
-}
-
 interface Candidate {
   config: HarnessConfig;
   record: CandidateRecord;
@@ -172,7 +173,9 @@ export async function evolvePool(
     baseTrajectories.push(
       trajectory.success
         ? trajectory
-        : await labelTrajectory(trajectory, classifiers, { task: taskOf(trajectory) }),
+        : await labelTrajectory(trajectory, classifiers, {
+            task: observedTask(options.benchmark, taskOf(trajectory)),
+          }),
     );
   }
   const failures = baseTrajectories.filter((trajectory) => !trajectory.success);
@@ -270,7 +273,9 @@ export async function evolvePool(
           const proposal = await options.proposer.propose({
             direction,
             config: parent.config,
-            failures: directionFailures,
+            failures: directionFailures.map((failure) =>
+              observedTrajectory(options.benchmark, failure, taskOf(failure)),
+            ),
             seed: Math.floor(random() * 2 ** 31),
             ...(options.signal === undefined ? {} : { signal: options.signal }),
           });

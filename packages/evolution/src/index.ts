@@ -1,15 +1,9 @@
-export * from "./ask-json.js";
+// Failure analysis moved to @hs/failure-analysis (so the router and profiles reach it without
+// evolution); re-exported here for compatibility.
+export * from "@hs/failure-analysis";
 export * from "./evolution-library.js";
 export * from "./evolve.js";
-export * from "./failure-classifier.js";
-export * from "./failure-conventions.js";
-export * from "./failure-modes.js";
-export * from "./llm-classifier.js";
 export * from "./operators.js";
 export * from "./pool-file.js";
 export * from "./proposer.js";
 export * from "./rescue-properties.js";
-export * from "./rule-classifier.js";
-export * from "./run-episodes.js";
-export * from "./summarize-trajectory.js";
-export * from "./trajectory-facts.js";

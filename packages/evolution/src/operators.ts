@@ -7,24 +7,13 @@ import {
   type HarnessSectionName,
   InvalidInputError,
   parseHarnessConfig,
+  type Random,
 } from "@hs/harness";
+
+export { createRandom, type Random } from "@hs/harness";
+
 import { produce } from "immer";
 import type { EvolutionLibrary } from "./evolution-library.js";
-
-/** A seeded source of random numbers in [0, 1). */
-export type Random = () => number;
-
-/** A deterministic random source (mulberry32). */
-export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks one element with a random source. */
 export function pick<T>(items: readonly T[], random: Random): T | undefined {

@@ -1,4 +1,4 @@
-import { createChatPolicy } from "@hs/harness";
+import { createChatPolicy, observeTrajectory } from "@hs/harness";
 import { type ChatServerReply, lookupTextHarness, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
@@ -16,7 +16,7 @@ async function proposerAnswering(reply: ChatServerReply, timeoutMs = 5000) {
   const log: ProposalLogEntry[] = [];
   const model = createChatPolicy({ baseURL: server.baseURL, model: "proposer-test", maxRetries: 0 });
   const proposer = createLlmProposer({ model, timeoutMs, onLog: (entry) => log.push(entry) });
-  const failures = [await lookupEpisode(["lookup: france"])];
+  const failures = [observeTrajectory(await lookupEpisode(["lookup: france"]))];
   return { proposer, log, failures, server };
 }
 

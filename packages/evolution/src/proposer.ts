@@ -1,16 +1,15 @@
+import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
 import {
   describeZodIssue,
   directionSection,
   type FixDirection,
   type HarnessConfig,
   harnessConfigSchema,
+  type ObservedTrajectory,
   type PolicyV1,
-  type Trajectory,
 } from "@hs/harness";
 import { z } from "zod";
-import { askForJson } from "./ask-json.js";
 import { assertDirectionalEdit, changedSections } from "./operators.js";
-import { summarizeTrajectory } from "./summarize-trajectory.js";
 
 /** What a proposer is asked. */
 export interface ProposalRequest {
@@ -18,8 +17,8 @@ export interface ProposalRequest {
   direction: FixDirection;
   /** The config to edit (the base harness or a parent candidate). */
   config: HarnessConfig;
-  /** Failed base trajectories of this direction. */
-  failures: readonly Trajectory[];
+  /** Failed base trajectories of this direction, observed (no grading details, no dataset category). */
+  failures: readonly ObservedTrajectory[];
   /** Seed of the call. */
   seed: number;
   /** Cancels the call. */

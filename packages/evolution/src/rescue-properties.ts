@@ -1,5 +1,5 @@
+import { defaultModeDirections, type FailureMode } from "@hs/failure-analysis";
 import type { FixDirection } from "@hs/harness";
-import { defaultModeDirections, type FailureMode } from "./failure-modes.js";
 
 /** One base failure and whether each harness rescued it. */
 export interface RescueRecord {

@@ -1,5 +1,5 @@
-import { callsOf, type FailureConventions, genericConventions, submitCallOf } from "@hs/evolution";
-import type { Trajectory } from "@hs/harness";
+import { callsOf, type FailureConventions, genericConventions, submitCallOf } from "@hs/failure-analysis";
+import type { ObservedTrajectory } from "@hs/harness";
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -13,11 +13,11 @@ function mean(values: readonly number[]): number {
  * `budgetHitRate`, and `tool:NAME` (share of environment calls made to each tool: the tool mix).
  */
 export function behaviourStatistics(
-  trajectories: readonly Trajectory[],
+  trajectories: readonly ObservedTrajectory[],
   conventions: FailureConventions = genericConventions,
 ): Record<string, number> {
   if (trajectories.length === 0) return {};
-  const count = (trajectory: Trajectory, type: string) =>
+  const count = (trajectory: ObservedTrajectory, type: string) =>
     trajectory.events.filter((event) => event.type === type).length;
   let calls = 0;
   let errors = 0;

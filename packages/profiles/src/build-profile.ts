@@ -1,5 +1,5 @@
-import type { FailureConventions } from "@hs/evolution";
-import type { HarnessProfile, Trajectory } from "@hs/harness";
+import type { FailureConventions } from "@hs/failure-analysis";
+import type { HarnessProfile, ObservedTrajectory } from "@hs/harness";
 import { behaviourStatistics } from "./behaviour-stats.js";
 
 /** One re-run of a labelled base failure under a harness. */
@@ -16,18 +16,28 @@ export interface BuildProfileInput {
   harnessId: string;
   /** Policy version the episodes ran with. */
   policyVersion: string;
-  /** The harness's episodes on the profiling tasks. */
-  trajectories: readonly Trajectory[];
+  /**
+   * The harness's episodes on the profiling tasks, observed: no grading details; `category` is the
+   * benchmark's observable category (episodes without one count only in the overall figures).
+   */
+  trajectories: readonly ObservedTrajectory[];
   /** Its re-runs of base failures (empty for the base harness itself). */
   rescueTrials: readonly RescueTrial[];
   /** Benchmark conventions for the behaviour statistics. */
   conventions?: FailureConventions;
 }
 
-/** Builds a harness profile: success overall and per category, the rescue-matrix row, behaviour. */
+/** A function that builds one harness profile (`buildProfile`, or a wrapper around it). */
+export type ProfileBuilder = (input: BuildProfileInput) => HarnessProfile;
+
+/**
+ * Builds a harness profile: success overall and per observable category, the rescue-matrix row,
+ * behaviour.
+ */
 export function buildProfile(input: BuildProfileInput): HarnessProfile {
   const byCategory = new Map<string, { solved: number; total: number }>();
   for (const trajectory of input.trajectories) {
+    if (trajectory.category === undefined) continue;
     const entry = byCategory.get(trajectory.category) ?? { solved: 0, total: 0 };
     entry.total += 1;
     if (trajectory.success) entry.solved += 1;

@@ -7,9 +7,18 @@ import {
   labelTrajectory,
   modesOf,
   runJobs,
-} from "@hs/evolution";
-import type { HarnessConfig, HarnessProfile, Pool, ProfileSet, Task, Trajectory } from "@hs/harness";
-import { buildProfile } from "./build-profile.js";
+} from "@hs/failure-analysis";
+import {
+  type HarnessConfig,
+  type HarnessProfile,
+  observedTask,
+  observedTrajectory,
+  type Pool,
+  type ProfileSet,
+  type Task,
+  type Trajectory,
+} from "@hs/harness";
+import { buildProfile, type ProfileBuilder } from "./build-profile.js";
 
 /** The harnesses of a pool, base first. */
 export function poolHarnesses(pool: Pool): { id: string; config: HarnessConfig; isBase: boolean }[] {
@@ -38,6 +47,8 @@ export interface ProfilePoolOptions extends EpisodeRunner {
   conventions?: FailureConventions;
   /** Training step the profiles describe (default 0). */
   step?: number;
+  /** Builds each profile from observed episodes (default `buildProfile`). */
+  profileBuilder?: ProfileBuilder;
   /** Progress lines. */
   onProgress?: (message: string) => void;
 }
@@ -72,7 +83,11 @@ export async function profilePool(
         baseTrajectories.push(
           trajectory.success
             ? trajectory
-            : await labelTrajectory(trajectory, classifiers, task === undefined ? {} : { task }),
+            : await labelTrajectory(
+                trajectory,
+                classifiers,
+                task === undefined ? {} : { task: observedTask(options.benchmark, task) },
+              ),
         );
       }
     }
@@ -84,10 +99,13 @@ export async function profilePool(
             ? []
             : [{ modes: modesOf(base), success: trajectory.success }];
         });
-    profiles[harness.id] = buildProfile({
+    const episodes = harness.isBase ? baseTrajectories : results;
+    profiles[harness.id] = (options.profileBuilder ?? buildProfile)({
       harnessId: harness.id,
       policyVersion,
-      trajectories: harness.isBase ? baseTrajectories : results,
+      trajectories: episodes.map((trajectory, index) =>
+        observedTrajectory(options.benchmark, trajectory, keys[index]?.task),
+      ),
       rescueTrials,
       ...(options.conventions === undefined ? {} : { conventions: options.conventions }),
     });

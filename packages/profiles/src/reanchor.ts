@@ -7,16 +7,18 @@ import {
   labelTrajectory,
   modesOf,
   runJobs,
-} from "@hs/evolution";
+} from "@hs/failure-analysis";
 import {
   type HarnessProfile,
   InvalidInputError,
+  observedTask,
+  observedTrajectory,
   type Pool,
   type ProfileSet,
   type Task,
   type Trajectory,
 } from "@hs/harness";
-import { buildProfile } from "./build-profile.js";
+import { buildProfile, type ProfileBuilder } from "./build-profile.js";
 import { poolHarnesses } from "./profile-pool.js";
 
 /** The probe set of a re-anchoring. */
@@ -45,6 +47,8 @@ export interface ReanchorOptions extends EpisodeRunner {
   classifiers?: readonly FailureClassifierV1[];
   /** Benchmark conventions for behaviour statistics. */
   conventions?: FailureConventions;
+  /** Builds each profile from observed episodes (default `buildProfile`). */
+  profileBuilder?: ProfileBuilder;
 }
 
 /**
@@ -67,7 +71,7 @@ export async function reanchorProfiles(options: ReanchorOptions): Promise<Profil
     failures.push(
       trajectory.failureModes.length > 0
         ? trajectory
-        : await labelTrajectory(trajectory, classifiers, { task }),
+        : await labelTrajectory(trajectory, classifiers, { task: observedTask(options.benchmark, task) }),
     );
   }
   const seed = options.seed ?? options.step;
@@ -92,10 +96,12 @@ export async function reanchorProfiles(options: ReanchorOptions): Promise<Profil
             harness: harness.config,
           })),
         );
-    profiles[harness.id] = buildProfile({
+    profiles[harness.id] = (options.profileBuilder ?? buildProfile)({
       harnessId: harness.id,
       policyVersion,
-      trajectories: fixed,
+      trajectories: fixed.map((trajectory, index) =>
+        observedTrajectory(options.benchmark, trajectory, fixedJobs[index]?.task),
+      ),
       rescueTrials: rescues.map((trajectory, index) => ({
         modes: modesOf(failures[index] as Trajectory),
         success: trajectory.success,

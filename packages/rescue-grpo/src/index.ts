@@ -1,6 +1,5 @@
 export * from "./advantages.js";
 export * from "./aggregation.js";
-export * from "./embedded-learner.js";
 export * from "./evaluate.js";
 export * from "./groups.js";
 export * from "./rescue.js";

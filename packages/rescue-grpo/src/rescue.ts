@@ -1,14 +1,21 @@
 import type {
   BenchmarkV1,
   FailureLabel,
+  ObservedTrajectory,
   PolicyV1,
   Pool,
   ProfileSet,
   RouterV1,
   Trajectory,
 } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
-import { createRandom, mixSeed } from "@hs/policy-embedded";
+import {
+  createRandom,
+  InvalidInputError,
+  mixSeed,
+  observedTask,
+  observedTrajectory,
+  shuffle,
+} from "@hs/harness";
 import { collectGroup, type RolloutGroup } from "./groups.js";
 import type { GroupRescuer, RescueOutcome } from "./trainer.js";
 
@@ -41,8 +48,8 @@ export interface RescuerOptions {
   seed: number;
   /** Current profiles for the router (re-anchored during training), or null. */
   profiles: () => ProfileSet | null;
-  /** Labels failure modes of a failed trajectory before routing (failure analysis). */
-  classify?: (trajectory: Trajectory) => Promise<FailureLabel[]>;
+  /** Labels failure modes of a failed trajectory before routing; it gets the observed trajectory (no grading details). */
+  classify?: (trajectory: ObservedTrajectory) => Promise<FailureLabel[]>;
 }
 
 /** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
@@ -87,17 +94,14 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
         return [options.singleSiblingId as string];
       case "random": {
         const random = createRandom(mixSeed(options.seed, key, 0x72616e64));
-        const shuffled = [...ids];
-        for (let index = shuffled.length - 1; index > 0; index--) {
-          const other = Math.floor(random() * (index + 1));
-          [shuffled[index], shuffled[other]] = [shuffled[other] as string, shuffled[index] as string];
-        }
-        return shuffled.slice(0, options.k);
+        return shuffle(ids, random).slice(0, options.k);
       }
       case "router": {
         const decision = await (options.router as RouterV1).route({
-          task: group.task,
-          failedGroup: failed,
+          task: observedTask(options.benchmark, group.task),
+          failedGroup: failed.map((trajectory) =>
+            observedTrajectory(options.benchmark, trajectory, group.task),
+          ),
           pool: options.pool,
           profiles: options.profiles(),
           k: options.k,
@@ -119,7 +123,14 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
     for (const trajectory of group.trajectories) {
       const labelled = options.classify === undefined || trajectory.failureModes.length > 0;
       failed.push(
-        labelled ? trajectory : { ...trajectory, failureModes: await options.classify!(trajectory) },
+        labelled
+          ? trajectory
+          : {
+              ...trajectory,
+              failureModes: await options.classify!(
+                observedTrajectory(options.benchmark, trajectory, group.task),
+              ),
+            },
       );
     }
     const chosen = await choose(group, failed, key, context.signal);

@@ -11,8 +11,7 @@ import type {
   TrainingSample,
   Trajectory,
 } from "@hs/harness";
-import { appendJsonl, InvalidInputError } from "@hs/harness";
-import { createRandom, mixSeed } from "@hs/policy-embedded";
+import { appendJsonl, createRandom, InvalidInputError, mixSeed, shuffle } from "@hs/harness";
 import {
   collectGroup,
   groupAllFailed,
@@ -143,11 +142,10 @@ class PromptStream {
   next(): Task {
     if (this.position >= this.order.length) {
       const random = createRandom(mixSeed(this.seed, this.pass++));
-      this.order = this.tasks.map((_, index) => index);
-      for (let index = this.order.length - 1; index > 0; index--) {
-        const other = Math.floor(random() * (index + 1));
-        [this.order[index], this.order[other]] = [this.order[other] ?? 0, this.order[index] ?? 0];
-      }
+      this.order = shuffle(
+        this.tasks.map((_, index) => index),
+        random,
+      );
       this.position = 0;
     }
     this.drawn++;

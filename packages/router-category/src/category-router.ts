@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { RankedHarness, RouterV1 } from "@hs/harness";
+import { type RankedHarness, type RouterV1, textSeed } from "@hs/harness";
 
 /** Options of the category router. */
 export interface CategoryRouterOptions {
@@ -8,12 +7,12 @@ export interface CategoryRouterOptions {
 }
 
 function tieKey(seed: number, harnessId: string): number {
-  return createHash("sha256").update(`${seed}/${harnessId}`).digest().readUInt32BE(0);
+  return textSeed(`${seed}/${harnessId}`);
 }
 
 /**
- * An example router: ranks siblings by their profiled success on the task's category (overall success
- * when the category was not profiled, 0 without a profile), ties in a seeded order.
+ * An example router: ranks siblings by their profiled success on the task's observable category
+ * (`RoutingInput.task.category`; overall success when the benchmark declares none or it was not profiled, 0 without a profile), ties in a seeded order.
  */
 export function createCategoryRouter(options: CategoryRouterOptions = {}): RouterV1 {
   return {
@@ -23,7 +22,8 @@ export function createCategoryRouter(options: CategoryRouterOptions = {}): Route
       const ranking: RankedHarness[] = input.pool.siblings.map((sibling) => {
         const profile = input.profiles?.profiles[sibling.id];
         if (profile === undefined) return { harnessId: sibling.id, score: 0, reasons: ["no profile"] };
-        const category = profile.perCategory[input.task.category];
+        const category =
+          input.task.category === undefined ? undefined : profile.perCategory[input.task.category];
         const score = category ?? profile.successRate;
         const where = category === undefined ? "overall" : `on ${input.task.category}`;
         return { harnessId: sibling.id, score, reasons: [`${(score * 100).toFixed(0)}% success ${where}`] };

@@ -4,14 +4,14 @@ import {
   createSibling,
   type FixDirection,
   type HarnessProfile,
+  type ObservedTask,
+  type ObservedTrajectory,
   type Pool,
   type ProfileSet,
   type RouterDecision,
   type RouterV1,
   type RoutingInput,
   routerDecisionSchema,
-  type Task,
-  type Trajectory,
 } from "@hs/harness";
 
 /** The synthetic inputs the conformance kit routes. */
@@ -20,20 +20,20 @@ export interface ConformanceFixtures {
   pool: Pool;
   /** Profiles of every harness of the pool. */
   profiles: ProfileSet;
-  /** The task of the failed group. */
-  task: Task;
-  /** A failed group of three labelled trajectories. */
-  failedGroup: Trajectory[];
+  /** The task of the failed group, as routers see it (an observable category `select`). */
+  task: ObservedTask;
+  /** A failed group of three labelled, observed trajectories. */
+  failedGroup: ObservedTrajectory[];
 }
 
-function failedTrajectory(task: Task, seed: number, modes: string[]): Trajectory {
+function failedTrajectory(task: ObservedTask, seed: number, modes: string[]): ObservedTrajectory {
   return {
     schemaVersion: 1,
     id: `conformance-${seed}`,
     taskId: task.id,
     benchmark: task.benchmark,
     split: task.split,
-    category: task.category,
+    ...(task.category === undefined ? {} : { category: task.category }),
     harnessId: "base",
     harnessHash: "sha256:0000000000000000",
     policyId: "conformance",
@@ -43,7 +43,6 @@ function failedTrajectory(task: Task, seed: number, modes: string[]): Trajectory
     endReason: "budget",
     reward: 0,
     success: false,
-    gradeDetails: {},
     failureModes: modes.map((mode) => ({ mode, evidence: `synthetic ${mode}`, source: "rules" })),
     events: [],
     timings: { startedAt: "2025-01-01T00:00:00.000Z", wallMs: 0, policyMs: 0, environmentMs: 0 },
@@ -114,7 +113,7 @@ export function conformanceFixtures(): ConformanceFixtures {
       "premature-answer": [1, 5],
     }),
   };
-  const task: Task = {
+  const task: ObservedTask = {
     id: "conformance/1",
     benchmark: "conformance",
     split: "train",

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
-import type { RankedHarness, RouterDecision } from "@hs/harness";
+import { type RankedHarness, type RouterDecision, textSeed } from "@hs/harness";
 
 /** A seeded tie-break key for a harness id (same seed, same order). */
 export function tieBreak(seed: number, harnessId: string): number {
-  return createHash("sha256").update(`${seed}:${harnessId}`).digest().readUInt32BE(0);
+  return textSeed(`${seed}:${harnessId}`);
 }
 
 /** Sorts by score (descending), ties in a seeded order. */

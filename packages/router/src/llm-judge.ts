@@ -1,4 +1,4 @@
-import { askForJson, summarizeTrajectory } from "@hs/evolution";
+import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
 import { InvalidInputError, type JudgeV1, type PolicyV1, type RoutingInput, TimeoutError } from "@hs/harness";
 import { z } from "zod";
 
@@ -48,7 +48,7 @@ export function judgeMessages(input: RoutingInput, maxTrajectories: number) {
     },
     {
       role: "user" as const,
-      content: `Task ${input.task.id} (${input.task.category}). ${input.failedGroup.length === 0 ? "No attempt yet: pick the harness most likely to succeed." : `All ${input.failedGroup.length} attempts under the base harness failed:`}\n${group.join("\n")}`,
+      content: `Task ${input.task.id}${input.task.category === undefined ? "" : ` (${input.task.category})`}. ${input.failedGroup.length === 0 ? "No attempt yet: pick the harness most likely to succeed." : `All ${input.failedGroup.length} attempts under the base harness failed:`}\n${group.join("\n")}`,
     },
   ];
 }

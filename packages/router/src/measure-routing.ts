@@ -5,8 +5,16 @@ import {
   type FailureClassifierV1,
   labelTrajectory,
   runJobs,
-} from "@hs/evolution";
-import type { Pool, ProfileSet, RouterV1, Task, Trajectory } from "@hs/harness";
+} from "@hs/failure-analysis";
+import {
+  type ObservedTrajectory,
+  observedTask,
+  observedTrajectory,
+  type Pool,
+  type ProfileSet,
+  type RouterV1,
+  type Task,
+} from "@hs/harness";
 import { modeMix } from "./mode-mix.js";
 
 /** Options of `measureRouting`. */
@@ -86,12 +94,16 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
   );
   options.onProgress?.(`base: ${jobs.length} episodes`);
   const base = await runJobs(options, jobs);
-  const failedGroups: { task: Task; group: Trajectory[] }[] = [];
+  const failedGroups: { task: Task; group: ObservedTrajectory[] }[] = [];
   for (const [index, task] of options.tasks.entries()) {
     const group = base.slice(index * groupSize, (index + 1) * groupSize);
     if (group.every((trajectory) => !trajectory.success)) {
-      const labelled: Trajectory[] = [];
-      for (const trajectory of group) labelled.push(await labelTrajectory(trajectory, classifiers, { task }));
+      const seen = observedTask(options.benchmark, task);
+      const labelled: ObservedTrajectory[] = [];
+      for (const trajectory of group) {
+        const observed = observedTrajectory(options.benchmark, trajectory, task);
+        labelled.push(await labelTrajectory(observed, classifiers, { task: seen }));
+      }
       failedGroups.push({ task, group: labelled });
     }
   }
@@ -125,7 +137,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
     const top1: Record<string, string | null> = {};
     for (const router of options.routers) {
       const decision = await router.route({
-        task,
+        task: observedTask(options.benchmark, task),
         failedGroup: group,
         pool: options.pool,
         profiles: options.profiles,

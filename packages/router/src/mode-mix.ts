@@ -1,12 +1,12 @@
-import { classifyByRules, type FailureConventions, genericConventions, modesOf } from "@hs/evolution";
-import type { Trajectory } from "@hs/harness";
+import { classifyByRules, type FailureConventions, genericConventions, modesOf } from "@hs/failure-analysis";
+import type { ObservedTrajectory } from "@hs/harness";
 
 /**
  * The failure-mode mix of a failed group: each failed trajectory weighs 1/|group|, split evenly over its
  * modes. Unlabelled failures are labelled by the rules of the given conventions first.
  */
 export function modeMix(
-  group: readonly Trajectory[],
+  group: readonly ObservedTrajectory[],
   conventions: FailureConventions = genericConventions,
 ): Record<string, number> {
   const failed = group.filter((trajectory) => !trajectory.success);

@@ -1,5 +1,6 @@
-import { defaultModeDirections, type FailureConventions, type FailureMode } from "@hs/evolution";
+import { defaultModeDirections, type FailureConventions, type FailureMode } from "@hs/failure-analysis";
 import type { FixDirection, JudgeV1 } from "@hs/harness";
+import { categorySuccess } from "./category-success.js";
 import { sortRanking } from "./decision.js";
 import { modeMix } from "./mode-mix.js";
 import { expectedRescue } from "./profile-router.js";
@@ -26,7 +27,10 @@ export function createRescueMatrixJudge(
   };
 }
 
-/** A judge that ranks by each sibling's success on the task's category (overall when unprofiled). */
+/**
+ * A judge that ranks by each sibling's success on the task's observable category (overall when the
+ * benchmark declares none or it was not profiled).
+ */
 export function createCategoryJudge(options: { id?: string } = {}): JudgeV1 {
   const id = options.id ?? "category";
   return {
@@ -36,7 +40,7 @@ export function createCategoryJudge(options: { id?: string } = {}): JudgeV1 {
       const ranking = input.pool.siblings.map((sibling) => {
         const profile = input.profiles?.profiles[sibling.id];
         if (profile === undefined) return { harnessId: sibling.id, score: 0, reasons: ["no profile"] };
-        const category = profile.perCategory[input.task.category];
+        const category = categorySuccess(profile, input.task);
         const score = category ?? profile.successRate;
         return {
           harnessId: sibling.id,

@@ -1,5 +1,6 @@
-import type { FailureConventions } from "@hs/evolution";
+import type { FailureConventions } from "@hs/failure-analysis";
 import type { HarnessProfile, RankedHarness, RouterV1, RoutingInput } from "@hs/harness";
+import { categoryName, categorySuccess } from "./category-success.js";
 import { decide } from "./decision.js";
 import { describeMix, modeMix } from "./mode-mix.js";
 
@@ -21,7 +22,7 @@ function pooledRate(profile: HarnessProfile): number {
 
 /**
  * Expected rescue of one sibling for a failed group: sum over the group's failure-mode mix of the
- * sibling's smoothed P(rescue | mode). For an empty group (Rank-1), its success on the task's category.
+ * sibling's smoothed P(rescue | mode). For an empty group (Rank-1), its success on the task's observable category.
  */
 export function expectedRescue(
   profile: HarnessProfile | undefined,
@@ -30,13 +31,13 @@ export function expectedRescue(
 ): { score: number; reasons: string[] } {
   if (profile === undefined) return { score: 0, reasons: ["no profile for this harness"] };
   if (input.failedGroup.length === 0) {
-    const category = profile.perCategory[input.task.category];
+    const category = categorySuccess(profile, input.task);
     const score = category ?? profile.successRate;
     return {
       score,
       reasons: [
         category === undefined
-          ? `success ${(score * 100).toFixed(0)}% overall (category ${input.task.category} not profiled)`
+          ? `success ${(score * 100).toFixed(0)}% overall (category ${categoryName(input.task)} not profiled)`
           : `success ${(score * 100).toFixed(0)}% on ${input.task.category}`,
       ],
     };

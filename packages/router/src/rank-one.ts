@@ -1,4 +1,14 @@
-import type { HarnessConfig, Pool, ProfileSet, RouterDecision, RouterV1, Task } from "@hs/harness";
+import {
+  type CategoryObserver,
+  type HarnessConfig,
+  observedTask,
+  type Pool,
+  type ProfileSet,
+  type RouterDecision,
+  type RouterV1,
+  type Task,
+} from "@hs/harness";
+import { categoryName, categorySuccess } from "./category-success.js";
 
 /** A Rank-1 choice: the one harness a task runs under, before any failure. */
 export interface RankOneChoice {
@@ -15,18 +25,23 @@ export interface RankOneChoice {
 /**
  * Rank-1 inference: asks the router for its top sibling with an empty failed group, then keeps the base
  * harness instead when `includeBase` and the profiles say the base does at least as well on the task's
- * category. The same number of executor rollouts is spent either way.
+ * observable category. The router sees the task as the policy does (`observedTask`: the benchmark's
+ * observable category, never the dataset annotation). The same number of executor rollouts is spent
+ * either way.
  */
 export async function rankOne(options: {
   router: RouterV1;
+  /** The benchmark, for the task's observable category. */
+  benchmark: CategoryObserver;
   task: Task;
   pool: Pool;
   profiles: ProfileSet | null;
   seed: number;
   includeBase?: boolean;
 }): Promise<RankOneChoice> {
+  const task = observedTask(options.benchmark, options.task);
   const decision = await options.router.route({
-    task: options.task,
+    task,
     failedGroup: [],
     pool: options.pool,
     profiles: options.profiles,
@@ -36,9 +51,7 @@ export async function rankOne(options: {
   const top = options.pool.siblings.find((sibling) => sibling.id === decision.selected[0]);
   const successOn = (id: string) => {
     const profile = options.profiles?.profiles[id];
-    return profile === undefined
-      ? undefined
-      : (profile.perCategory[options.task.category] ?? profile.successRate);
+    return profile === undefined ? undefined : (categorySuccess(profile, task) ?? profile.successRate);
   };
   const base = { harnessId: options.pool.base.id, config: options.pool.base.config, decision };
   if (top === undefined) return { ...base, reason: "the router selected no sibling" };
@@ -48,7 +61,7 @@ export async function rankOne(options: {
     if (baseRate !== undefined && topRate !== undefined && baseRate >= topRate) {
       return {
         ...base,
-        reason: `base succeeds ${(baseRate * 100).toFixed(0)}% on ${options.task.category}, ${top.id} ${(topRate * 100).toFixed(0)}%`,
+        reason: `base succeeds ${(baseRate * 100).toFixed(0)}% on ${categoryName(task)}, ${top.id} ${(topRate * 100).toFixed(0)}%`,
       };
     }
   }

@@ -158,9 +158,12 @@ describe("voting router", () => {
 describe("Rank-1", () => {
   it("picks the router's top sibling, or the base when the base does at least as well on the category", async () => {
     const router = createProfileRouter();
+    const task = { ...fixtures.task, category: "dataset-annotation" };
+    const observer = { observableCategory: () => "select" };
     const choice = await rankOne({
       router,
-      task: fixtures.task,
+      benchmark: observer,
+      task,
       pool: fixtures.pool,
       profiles: fixtures.profiles,
       seed: 1,
@@ -178,12 +181,31 @@ describe("Rank-1", () => {
     };
     const kept = await rankOne({
       router,
-      task: fixtures.task,
+      benchmark: observer,
+      task,
       pool: fixtures.pool,
       profiles: strongBase,
       seed: 1,
     });
     expect(kept.harnessId).toBe("base");
-    expect(kept.reason).toContain("base succeeds 90%");
+    expect(kept.reason).toContain("base succeeds 90% on select");
+    const seen: unknown[] = [];
+    const spy = {
+      ...router,
+      route: (input: Parameters<typeof router.route>[0]) => {
+        seen.push(input);
+        return router.route(input);
+      },
+    };
+    const blind = await rankOne({
+      router: spy,
+      benchmark: {},
+      task,
+      pool: fixtures.pool,
+      profiles: strongBase,
+      seed: 1,
+    });
+    expect(blind.reason).not.toContain("90%");
+    expect(JSON.stringify(seen)).not.toContain("dataset-annotation");
   });
 });

@@ -133,7 +133,7 @@ Options:
         ? {}
         : {
             harnessFor: async (task: Task) => {
-              const choice = await rankOne({ router, task, pool, profiles, seed });
+              const choice = await rankOne({ router, benchmark, task, pool, profiles, seed });
               chosen[choice.harnessId] = (chosen[choice.harnessId] ?? 0) + 1;
               return choice.config;
             },

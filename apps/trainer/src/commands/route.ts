@@ -3,9 +3,10 @@ import {
   type BenchmarkV1,
   createChatPolicy,
   type JudgeV1,
+  type ObservedTask,
+  observeTrajectory,
   type RouterV1,
   readTrajectories,
-  type Task,
   type Trajectory,
 } from "@hs/harness";
 import { readProfileSet } from "@hs/profiles";
@@ -32,15 +33,17 @@ import {
 import { loadRouterPlugin } from "../plugins.js";
 import { routerContext } from "../routers.js";
 
-/** The task of a failed group, rebuilt from its trajectories (what the policy saw). */
-export function taskOfGroup(group: readonly Trajectory[]): Task {
+/**
+ * The task of a failed group, rebuilt from its trajectories (what the policy saw). A trajectory file
+ * holds no task metadata, so the router sees no category here.
+ */
+export function taskOfGroup(group: readonly Trajectory[]): ObservedTask {
   const first = group[0] as Trajectory;
   return {
     id: first.taskId,
     benchmark: first.benchmark,
     split: first.split,
-    category: first.category,
-    instruction: instructionOf(first),
+    instruction: instructionOf(observeTrajectory(first)),
     metadata: {},
   };
 }
@@ -162,7 +165,7 @@ Options:
       routed += 1;
       const decision = await router.route({
         task: taskOfGroup(group),
-        failedGroup: group,
+        failedGroup: group.map((trajectory) => observeTrajectory(trajectory)),
         pool,
         profiles,
         k,
@@ -172,7 +175,15 @@ Options:
         io.stdout(`${JSON.stringify({ taskId, router: router.id, ...decision })}\n`);
       else
         io.stdout(
-          `${explainDecision(decision, `== ${taskId} (${group.length} failed; ${describeMix(modeMix(group, conventions))}) router ${router.id}`)}\n\n`,
+          `${explainDecision(
+            decision,
+            `== ${taskId} (${group.length} failed; ${describeMix(
+              modeMix(
+                group.map((trajectory) => observeTrajectory(trajectory)),
+                conventions,
+              ),
+            )}) router ${router.id}`,
+          )}\n\n`,
         );
     }
     if (routed === 0) io.stderr(`hs route: no all-failed group in ${trajectoriesFile}\n`);

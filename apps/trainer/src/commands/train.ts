@@ -1,14 +1,14 @@
 import { join, resolve } from "node:path";
 import { readPool } from "@hs/evolution";
+import { trainMethod } from "@hs/harness-s";
+import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { readProfileSet, writeProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
-  EmbeddedGrpoLearner,
   embeddedLearnerOptions,
   samplingMethods,
   type TrainerConfig,
-  trainGrpo,
 } from "@hs/rescue-grpo";
 import {
   grammarOf,
@@ -18,7 +18,6 @@ import {
   trainSplitOf,
 } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { createMethodRescue } from "../method-rescue.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { loadEmbeddedPolicy } from "./eval.js";
 
@@ -138,34 +137,23 @@ Options:
     io.stderr(
       `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
     );
-    const methodRescue = createMethodRescue({
-      method: config.method,
-      config,
+    const { summary, profiles } = await trainMethod({
       benchmark,
+      harness,
+      tasks,
       policy,
+      learner,
+      config,
+      outDirectory: resolve(out),
       pool: poolFile === undefined ? null : await readPool(resolve(poolFile)),
       profiles: profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile)),
-      tasks,
       router: await resolveRouter(stringOption(args, "router"), benchmark),
       onProgress: (message) => io.stderr(`${message}\n`),
+      onStep: (metrics) =>
+        io.stderr(
+          `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
+        ),
     });
-    const summary = await trainGrpo(
-      {
-        benchmark,
-        harness,
-        tasks,
-        policy,
-        learner,
-        outDirectory: resolve(out),
-        ...methodRescue,
-        onStep: (metrics) =>
-          io.stderr(
-            `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
-          ),
-      },
-      config,
-    );
-    const profiles = methodRescue.profiles();
     if (profiles !== null && profiles.history.length > 0) {
       await writeProfileSet(join(resolve(out), "profiles.json"), profiles);
     }

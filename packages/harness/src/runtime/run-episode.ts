@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Immer } from "immer";
 import { harnessHash } from "../harness-hash.js";
+import { textSeed } from "../seeded-random.js";
 import type { BenchmarkV1 } from "../spec/benchmark.js";
 import { CancelledError, HarnessSError } from "../spec/errors.js";
 import type { HarnessConfig } from "../spec/harness-config.js";
@@ -43,7 +44,7 @@ export interface RunEpisodeOptions {
 
 /** Seed of the policy call at one step, derived from the episode seed. */
 export function stepSeed(seed: number, step: number): number {
-  return createHash("sha256").update(`${seed}:${step}`).digest().readUInt32BE(0);
+  return textSeed(`${seed}:${step}`);
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

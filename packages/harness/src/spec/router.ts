@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Pool } from "./pool.js";
 import type { ProfileSet } from "./profile.js";
-import type { Task } from "./task.js";
-import type { Trajectory } from "./trajectory.js";
+import type { ObservedTask } from "./task.js";
+import type { ObservedTrajectory } from "./trajectory.js";
 
 /** One ranked harness with the reasons for its score. */
 export const rankedHarnessSchema = z.object({
@@ -18,10 +18,16 @@ export type RankedHarness = z.infer<typeof rankedHarnessSchema>;
 
 /** What a router or judge is asked about. */
 export interface RoutingInput {
-  /** The task. */
-  task: Task;
-  /** The failed base-harness group (empty for Rank-1 inference, before any failure). */
-  failedGroup: readonly Trajectory[];
+  /**
+   * The task as the policy sees it: no dataset `category` annotation; `category` is the benchmark's
+   * observable category (`BenchmarkV1.observableCategory`) when it declares one.
+   */
+  task: ObservedTask;
+  /**
+   * The failed base-harness group (empty for Rank-1 inference, before any failure), without grading
+   * details or dataset category (`observeTrajectory`).
+   */
+  failedGroup: readonly ObservedTrajectory[];
   /** The frozen pool. */
   pool: Pool;
   /** Current profiles, or null when none exist yet. */

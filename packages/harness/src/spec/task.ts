@@ -21,3 +21,19 @@ export const taskSchema = z.object({
 
 /** A task as every package outside a benchmark's grader sees it. */
 export type Task = z.infer<typeof taskSchema>;
+
+/**
+ * A task as routers, judges and Rank-1 receive it: the task without the dataset's `category`
+ * annotation. `category` holds the benchmark's observable category (`BenchmarkV1.observableCategory`,
+ * inferred from what the policy is shown), absent when the benchmark declares none.
+ */
+export type ObservedTask = Omit<Task, "category"> & {
+  /** The observable category; absent when the benchmark declares none. */
+  category?: string;
+};
+
+/** The observed view of a task: its category replaced by `observableCategory` (absent: dropped). */
+export function observeTask(task: Task | ObservedTask, observableCategory?: string): ObservedTask {
+  const { category: _category, ...observed } = task as Task;
+  return observableCategory === undefined ? observed : { ...observed, category: observableCategory };
+}

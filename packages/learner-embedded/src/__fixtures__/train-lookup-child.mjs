@@ -2,7 +2,8 @@
 // Usage: node train-lookup-child.mjs OUT_DIR SEED BUDGET   (needs the package built: dist/)
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
-import { defaultTrainerConfig, EmbeddedGrpoLearner, trainGrpo } from "../../dist/index.js";
+import { defaultTrainerConfig, trainGrpo } from "@hs/rescue-grpo";
+import { EmbeddedGrpoLearner } from "../../dist/index.js";
 
 const [outDirectory, seedText, budgetText] = process.argv.slice(2);
 const seed = Number(seedText);

@@ -3,12 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import {
+  collectGroup,
+  defaultTrainerConfig,
+  type GroupRescuer,
+  groupAllFailed,
+  type SamplingMethod,
+  type StepMetrics,
+  trainGrpo,
+} from "@hs/rescue-grpo";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLookupGrammar } from "./__fixtures__/lookup-grammar.js";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { collectGroup, groupAllFailed } from "./groups.js";
-import { type GroupRescuer, type StepMetrics, trainGrpo } from "./trainer.js";
-import { defaultTrainerConfig, type SamplingMethod } from "./trainer-config.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

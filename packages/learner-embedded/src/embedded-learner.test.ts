@@ -5,10 +5,10 @@ import type { TrainingBatch, Trajectory } from "@hs/harness";
 import { runEpisode } from "@hs/harness";
 import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
+import { tokenLoss } from "@hs/rescue-grpo";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLookupGrammar } from "./__fixtures__/lookup-grammar.js";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { tokenLoss } from "./surrogate.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

@@ -9,8 +9,7 @@ import {
   type EmbeddedPolicy,
   tf,
 } from "@hs/policy-embedded";
-import { type LossAggregation, tokenWeights } from "./aggregation.js";
-import { type ClipRange, tokenLoss } from "./surrogate.js";
+import { type ClipRange, type LossAggregation, tokenLoss, tokenWeights } from "@hs/rescue-grpo";
 
 /** Options of the embedded-policy learner. */
 export interface EmbeddedLearnerOptions {

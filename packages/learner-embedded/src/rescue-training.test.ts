@@ -4,12 +4,17 @@ import { join } from "node:path";
 import { createHarnessConfig, createPool, createSibling, type Pool, type RouterV1 } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import {
+  createRescuer,
+  defaultTrainerConfig,
+  type GroupRescuer,
+  groupAllFailed,
+  type SamplingMethod,
+  type StepMetrics,
+  trainGrpo,
+} from "@hs/rescue-grpo";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
-import { groupAllFailed } from "./groups.js";
-import { createRescuer } from "./rescue.js";
-import { type GroupRescuer, type StepMetrics, trainGrpo } from "./trainer.js";
-import { defaultTrainerConfig, type SamplingMethod } from "./trainer-config.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});

@@ -1,4 +1,4 @@
-import type { ToolCall, Trajectory } from "@hs/harness";
+import type { ObservedTrajectory, ToolCall } from "@hs/harness";
 import type { FailureConventions } from "./failure-conventions.js";
 
 /** Cuts text for evidence. */
@@ -22,7 +22,7 @@ export interface CallFact {
 }
 
 /** Every executed environment call, in order. */
-export function callsOf(trajectory: Trajectory): CallFact[] {
+export function callsOf(trajectory: ObservedTrajectory): CallFact[] {
   return trajectory.steps.flatMap((step) =>
     step.executed.map((entry) => ({
       step: step.index,
@@ -36,7 +36,7 @@ export function callsOf(trajectory: Trajectory): CallFact[] {
 
 /** The call that submitted the answer, when the episode submitted. */
 export function submitCallOf(
-  trajectory: Trajectory,
+  trajectory: ObservedTrajectory,
   conventions: FailureConventions,
   calls: readonly CallFact[] = callsOf(trajectory),
 ): CallFact | undefined {

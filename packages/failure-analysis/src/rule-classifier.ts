@@ -1,4 +1,4 @@
-import type { FailureLabel, Trajectory } from "@hs/harness";
+import type { FailureLabel, ObservedTrajectory } from "@hs/harness";
 import type { FailureClassifierV1 } from "./failure-classifier.js";
 import {
   type FailureConventions,
@@ -40,7 +40,10 @@ function unrecoveredEmpty(work: readonly CallFact[], conventions: FailureConvent
  * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
  * and submitted answer, read through the benchmark's conventions. Returns no labels for a success.
  */
-export function classifyByRules(trajectory: Trajectory, conventions: FailureConventions): FailureLabel[] {
+export function classifyByRules(
+  trajectory: ObservedTrajectory,
+  conventions: FailureConventions,
+): FailureLabel[] {
   if (trajectory.success) return [];
   const labels: FailureLabel[] = [];
   const events = trajectory.events;

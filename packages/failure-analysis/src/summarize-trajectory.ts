@@ -1,8 +1,8 @@
-import type { Trajectory } from "@hs/harness";
+import type { ObservedTrajectory } from "@hs/harness";
 import { excerpt } from "./trajectory-facts.js";
 
 /** The task instruction as the policy saw it (the last pinned user message of the first view). */
-export function instructionOf(trajectory: Trajectory): string {
+export function instructionOf(trajectory: ObservedTrajectory): string {
   const first = trajectory.steps[0];
   if (first === undefined) return "";
   const users = first.view.messages.filter((message) => message.role === "user");
@@ -13,10 +13,13 @@ export function instructionOf(trajectory: Trajectory): string {
  * A compact text account of a trajectory for an LLM: instruction, each step's action, feedback and
  * harness events, the end reason and the outcome. Long texts are cut.
  */
-export function summarizeTrajectory(trajectory: Trajectory, options: { maxSteps?: number } = {}): string {
+export function summarizeTrajectory(
+  trajectory: ObservedTrajectory,
+  options: { maxSteps?: number } = {},
+): string {
   const maxSteps = options.maxSteps ?? 12;
   const lines = [
-    `task ${trajectory.taskId} (${trajectory.category}) under harness ${trajectory.harnessId}`,
+    `task ${trajectory.taskId}${trajectory.category === undefined ? "" : ` (${trajectory.category})`} under harness ${trajectory.harnessId}`,
     `instruction: ${excerpt(instructionOf(trajectory), 400)}`,
   ];
   const steps = trajectory.steps.slice(-maxSteps);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   type BenchmarkV1,
   type HarnessConfig,
@@ -6,6 +5,7 @@ import {
   runEpisode,
   type Task,
   type Trajectory,
+  textSeed,
 } from "@hs/harness";
 
 /** Runs `work` over items with at most `limit` in flight; results keep the input order. */
@@ -28,7 +28,7 @@ export async function mapLimited<T, R>(
 
 /** The seed of rollout `rollout` of a task, derived from a base seed. */
 export function episodeSeed(taskId: string, rollout: number, seed: number): number {
-  return createHash("sha256").update(`${seed}:${taskId}:${rollout}`).digest().readUInt32BE(0) >>> 1;
+  return textSeed(`${seed}:${taskId}:${rollout}`) >>> 1;
 }
 
 /** One episode to run. */

@@ -1,4 +1,4 @@
-import { createChatPolicy } from "@hs/harness";
+import { createChatPolicy, observeTrajectory } from "@hs/harness";
 import { startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
@@ -29,7 +29,7 @@ describe("LLM failure classifier over HTTP", () => {
       timeoutMs: 5000,
     });
     const trajectory = await lookupEpisode(["answer: Paris"]);
-    const labels = await classifier.classify(trajectory);
+    const labels = await classifier.classify(observeTrajectory(trajectory));
     expect(labels).toEqual([
       {
         mode: "premature-answer",
