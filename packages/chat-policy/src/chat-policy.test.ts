@@ -1,12 +1,6 @@
+import type { PolicyView } from "@hs/harness";
+import { ApiCallError, CancelledError, HarnessSError, InvalidInputError, TimeoutError } from "@hs/harness";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  ApiCallError,
-  CancelledError,
-  HarnessSError,
-  InvalidInputError,
-  TimeoutError,
-} from "../spec/errors.js";
-import type { PolicyView } from "../spec/message.js";
 import {
   type ChatCompletionsTestServer,
   chatCompletionBody,
