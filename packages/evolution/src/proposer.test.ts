@@ -1,4 +1,4 @@
-import { createChatPolicy } from "@hs/harness";
+import { createChatPolicy } from "@hs/chat-policy";
 import { type ChatServerReply, lookupTextHarness, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
