@@ -106,6 +106,27 @@ rows.push([
   ),
   await timed(() => policy("detail", { maxRetries: 0 }).act(view, { seed: 1 }), 3_000),
 ]);
+{
+  // Cost per call against the same local server: the policy (SDK inside) vs a bare fetch of the body.
+  const calls = 300;
+  const chat = policy("ok");
+  let started = performance.now();
+  for (let index = 0; index < calls; index += 1) await chat.act(view, { seed: index });
+  const policyMs = (performance.now() - started) / calls;
+  started = performance.now();
+  for (let index = 0; index < calls; index += 1) {
+    const response = await fetch(`${base}/ok/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages, seed: index }),
+    });
+    JSON.parse(await response.text());
+  }
+  const fetchMs = (performance.now() - started) / calls;
+  console.log(
+    `per call, ${calls} sequential calls: createChatPolicy ${policyMs.toFixed(2)} ms, bare fetch ${fetchMs.toFixed(2)} ms`,
+  );
+}
 for (const [fault, sdkResult, policyResult] of rows) {
   console.log(`${fault}\n  openai SDK alone : ${sdkResult}\n  createChatPolicy : ${policyResult}`);
 }

@@ -13,9 +13,9 @@ import {
   type ChatPolicySettings,
   resolveChatPolicyOptions,
 } from "./chat-policy-options.js";
-import { createChatClient } from "./openai-client.js";
+import { type ChatClient, createChatClient } from "./openai-client.js";
 import { type ChatCompletionTrace, parseChatCompletion } from "./parse-completion.js";
-import { createRequestSlots } from "./request-slots.js";
+import { createRequestSlots, type RequestSlots } from "./request-slots.js";
 import { sendAttempt } from "./send-attempt.js";
 import { buildChatCompletionRequest } from "./wire-format.js";
 
@@ -100,6 +100,54 @@ function nextStep(
   return { delayMs };
 }
 
+/** What one policy instance shares across its calls. */
+interface CallContext {
+  settings: ChatPolicySettings;
+  client: ChatClient;
+  slots: RequestSlots;
+  stats: ChatPolicyStats;
+}
+
+/** Sends one call, retrying as `nextStep` decides; reports each failed attempt once. */
+async function callWithRetries(
+  { settings, client, slots, stats }: CallContext,
+  body: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<PolicyAction> {
+  for (let attempt = 1; ; attempt += 1) {
+    let failure: HarnessSError;
+    try {
+      const text = await slots.run(() => sendAttempt(client, settings, body, signal), signal);
+      const action = parseChatCompletion(text);
+      (action.trace as ChatCompletionTrace).attempts = attempt;
+      stats.succeeded += 1;
+      return action;
+    } catch (error) {
+      if (!HarnessSError.isInstance(error)) throw error;
+      failure = error;
+    }
+    if (failure instanceof CancelledError || signal?.aborted) {
+      stats.cancelled += 1;
+      throw new CancelledError("chat completion cancelled", { cause: signal?.reason });
+    }
+    stats.failedAttempts += 1;
+    const step = nextStep(settings, failure, attempt);
+    if ("error" in step) {
+      stats.failed += 1;
+      settings.onError?.({ attempts: attempt, error: step.error });
+      throw step.error;
+    }
+    stats.retries += 1;
+    settings.onRetry?.({ attempt, delayMs: step.delayMs, error: failure });
+    try {
+      await settings.sleep(step.delayMs, signal);
+    } catch (error) {
+      if (error instanceof CancelledError) stats.cancelled += 1;
+      throw error;
+    }
+  }
+}
+
 /**
  * Creates a policy that asks an OpenAI-compatible chat-completions endpoint (vLLM, SGLang, Ollama,
  * llama.cpp server, OpenAI) for each action, through the official `openai` SDK. Options are validated
@@ -115,56 +163,20 @@ function nextStep(
  */
 export function createChatPolicy(options: ChatPolicyOptions): ChatPolicy {
   const settings = resolveChatPolicyOptions(options);
-  const client = createChatClient(settings);
-  const slots = createRequestSlots(settings.maxConcurrency);
-  const stats: ChatPolicyStats = {
-    calls: 0,
-    succeeded: 0,
-    failed: 0,
-    failedAttempts: 0,
-    retries: 0,
-    cancelled: 0,
+  const context: CallContext = {
+    settings,
+    client: createChatClient(settings),
+    slots: createRequestSlots(settings.maxConcurrency),
+    stats: { calls: 0, succeeded: 0, failed: 0, failedAttempts: 0, retries: 0, cancelled: 0 },
   };
-
-  function cancelledNow(signal: AbortSignal | undefined, counted: boolean): CancelledError {
-    if (counted) stats.cancelled += 1;
-    return new CancelledError("chat completion cancelled", { cause: signal?.reason });
-  }
+  const { slots, stats } = context;
 
   async function act(view: PolicyView, actOptions: PolicyActOptions): Promise<PolicyAction> {
     const { signal } = actOptions;
     const body = buildChatCompletionRequest(view, settings, actOptions);
-    if (signal?.aborted) throw cancelledNow(signal, false);
+    if (signal?.aborted) throw new CancelledError("chat completion cancelled", { cause: signal.reason });
     stats.calls += 1;
-    for (let attempt = 1; ; attempt += 1) {
-      let failure: HarnessSError;
-      try {
-        const text = await slots.run(() => sendAttempt(client, settings, body, signal), signal);
-        const action = parseChatCompletion(text);
-        (action.trace as ChatCompletionTrace).attempts = attempt;
-        stats.succeeded += 1;
-        return action;
-      } catch (error) {
-        if (!HarnessSError.isInstance(error)) throw error;
-        failure = error;
-      }
-      if (failure instanceof CancelledError || signal?.aborted) throw cancelledNow(signal, true);
-      stats.failedAttempts += 1;
-      const step = nextStep(settings, failure, attempt);
-      if ("error" in step) {
-        stats.failed += 1;
-        settings.onError?.({ attempts: attempt, error: step.error });
-        throw step.error;
-      }
-      stats.retries += 1;
-      settings.onRetry?.({ attempt, delayMs: step.delayMs, error: failure });
-      try {
-        await settings.sleep(step.delayMs, signal);
-      } catch (error) {
-        if (error instanceof CancelledError) stats.cancelled += 1;
-        throw error;
-      }
-    }
+    return callWithRetries(context, body, signal);
   }
 
   return {

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiCallError, type PolicyView, TimeoutError } from "@hs/harness";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ChatCompletionsTestServer,
   chatCompletionBody,
@@ -21,6 +21,17 @@ const textView: PolicyView = {
 };
 
 let server: ChatCompletionsTestServer;
+
+// The first request of a process spends a few hundred ms loading fetch and the SDK; pay it before the
+// timed tests.
+beforeAll(async () => {
+  const warmUp = await startChatCompletionsServer([{ body: chatCompletionBody({ content: "warm" }) }]);
+  await createChatPolicy({ baseURL: warmUp.baseURL, model: "m", env: {} }).act(
+    { actionFormat: "text", tools: [], messages: [{ role: "user", content: "hi" }] },
+    { seed: 0 },
+  );
+  await warmUp.close();
+});
 
 beforeEach(async () => {
   server = await startChatCompletionsServer();
@@ -237,5 +248,22 @@ describe("the SDK client", () => {
     } finally {
       process.env = saved;
     }
+  });
+
+  it("sends through the injected fetch, with the caller's headers and a caller's own Authorization", async () => {
+    server.setScript([{ body: chatCompletionBody({ content: "via proxy" }) }]);
+    const seen: string[] = [];
+    const { chat } = reporting({
+      fetch: (url, init) => {
+        seen.push(`${init.method} ${url}`);
+        return fetch(url, init);
+      },
+      headers: { "x-team": "harness-s", Authorization: "Bearer from-headers" },
+    });
+    expect((await chat.act(textView, { seed: 1 })).content).toBe("via proxy");
+    expect(seen).toEqual([`POST ${server.baseURL}/chat/completions`]);
+    const headers = server.requests[0]!.headers;
+    expect(headers["x-team"]).toBe("harness-s");
+    expect(headers.authorization).toBe("Bearer from-headers");
   });
 });
