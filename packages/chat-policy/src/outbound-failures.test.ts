@@ -266,4 +266,20 @@ describe("the SDK client", () => {
     expect(headers["x-team"]).toBe("harness-s");
     expect(headers.authorization).toBe("Bearer from-headers");
   });
+
+  it("sends only what the view holds: the SDK adds no body field, and no task field can reach the server", async () => {
+    server.setScript([{ body: chatCompletionBody({ content: "ok" }) }]);
+    const { chat } = reporting();
+    await chat.act(textView, { seed: 4 });
+    const body = server.requests[0]!.body as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual([
+      "logprobs",
+      "messages",
+      "model",
+      "seed",
+      "stream",
+      "temperature",
+    ]);
+    expect(body.messages).toEqual([{ role: "user", content: "Say hi." }]);
+  });
 });
