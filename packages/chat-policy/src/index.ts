@@ -1,6 +1,7 @@
 export * from "./abortable-sleep.js";
 export * from "./chat-policy.js";
 export * from "./chat-policy-options.js";
+export * from "./failure-report.js";
 export * from "./openai-client.js";
 export * from "./parse-completion.js";
 export * from "./request-slots.js";
