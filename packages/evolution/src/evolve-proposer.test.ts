@@ -1,4 +1,4 @@
-import { createChatPolicy } from "@hs/harness";
+import { createChatPolicy } from "@hs/chat-policy";
 import {
   createLookupBenchmark,
   createLookupSensitivePolicy,

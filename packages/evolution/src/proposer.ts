@@ -54,7 +54,7 @@ export interface ProposerV1 {
 
 /** Options of `createLlmProposer`. */
 export interface LlmProposerOptions {
-  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/harness`. */
+  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/chat-policy`. */
   model: PolicyV1;
   /** Time limit per proposal in milliseconds (default 120000). */
   timeoutMs?: number;

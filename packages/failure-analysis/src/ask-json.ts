@@ -41,7 +41,7 @@ export function extractJsonObject(text: string): unknown {
 
 /** Options of `askForJson`. */
 export interface AskForJsonOptions<Schema extends z.ZodType> {
-  /** The chat model (e.g. `createChatPolicy({ baseURL, model })` of `@hs/harness`). */
+  /** The chat model (e.g. `createChatPolicy({ baseURL, model })` of `@hs/chat-policy`). */
   model: PolicyV1;
   /** Conversation to send. */
   messages: ChatMessage[];

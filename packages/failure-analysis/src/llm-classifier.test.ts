@@ -1,4 +1,5 @@
-import { createChatPolicy, observeTrajectory } from "@hs/harness";
+import { createChatPolicy } from "@hs/chat-policy";
+import { observeTrajectory } from "@hs/harness";
 import { startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";

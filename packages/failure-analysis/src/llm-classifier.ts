@@ -6,7 +6,7 @@ import { summarizeTrajectory } from "./summarize-trajectory.js";
 
 /** Options of `createLlmClassifier`. */
 export interface LlmClassifierOptions {
-  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/harness`. */
+  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/chat-policy`. */
   model: PolicyV1;
   /** Failure modes it may use (default: the common modes). */
   modes?: readonly string[];

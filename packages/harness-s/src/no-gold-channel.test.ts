@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createChatPolicy } from "@hs/chat-policy";
 import {
   createLlmProposer,
   createRuleClassifier,
@@ -9,7 +10,7 @@ import {
   type ProposerV1,
 } from "@hs/evolution";
 import { createLlmClassifier } from "@hs/failure-analysis";
-import { createChatPolicy, type JudgeV1, type RouterV1 } from "@hs/harness";
+import type { JudgeV1, RouterV1 } from "@hs/harness";
 import {
   createLookupSensitivePolicy,
   createRecordingLearner,

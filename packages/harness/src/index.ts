@@ -1,4 +1,3 @@
-export * from "./chat-policy/index.js";
 export * from "./harness-hash.js";
 export * from "./jsonl.js";
 export * from "./observe.js";

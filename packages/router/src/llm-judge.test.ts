@@ -1,4 +1,4 @@
-import { createChatPolicy } from "@hs/harness";
+import { createChatPolicy } from "@hs/chat-policy";
 import { type ChatServerReply, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCombinedRouter } from "./combined-router.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 /** Options of `createLlmJudge`. */
 export interface LlmJudgeOptions {
-  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/harness`. */
+  /** The chat model, e.g. `createChatPolicy({ baseURL, model })` from `@hs/chat-policy`. */
   model: PolicyV1;
   /** Judge id (default `llm:<model id>`). */
   id?: string;

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { createChatPolicy } from "@hs/chat-policy";
 import {
   createLlmClassifier,
   createLlmProposer,
@@ -14,7 +15,6 @@ import {
 } from "@hs/evolution";
 import {
   appendTrajectories,
-  createChatPolicy,
   type FixDirection,
   fixDirections,
   genericConventions,

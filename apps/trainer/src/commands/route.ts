@@ -1,7 +1,7 @@
+import { createChatPolicy } from "@hs/chat-policy";
 import { instructionOf, readPool } from "@hs/evolution";
 import {
   type BenchmarkV1,
-  createChatPolicy,
   type JudgeV1,
   type ObservedTask,
   observeTrajectory,

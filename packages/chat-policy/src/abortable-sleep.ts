@@ -1,4 +1,4 @@
-import { CancelledError } from "../spec/errors.js";
+import { CancelledError } from "@hs/harness";
 
 /** Waits `milliseconds`; rejects with `CancelledError` as soon as the signal aborts. */
 export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;

@@ -1,7 +1,6 @@
+import type { PolicyAction, TokenLogprob, ToolCall } from "@hs/harness";
+import { describeZodIssue } from "@hs/harness";
 import { z } from "zod";
-import { describeZodIssue } from "../parse-harness-config.js";
-import type { PolicyAction, TokenLogprob } from "../spec/policy.js";
-import type { ToolCall } from "../spec/tool.js";
 
 /** What the chat policy keeps from a reply beyond the action itself (stored as `PolicyAction.trace`). */
 export interface ChatCompletionTrace {

@@ -1,6 +1,5 @@
+import { describeZodIssue, type HarnessSError, InvalidInputError } from "@hs/harness";
 import { z } from "zod";
-import { describeZodIssue } from "../parse-harness-config.js";
-import { InvalidInputError } from "../spec/errors.js";
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 
 /** The subset of `fetch` the chat policy uses. */
@@ -14,6 +13,14 @@ export interface ChatRetryNotice {
   delayMs: number;
   /** Why the attempt failed (an `ApiCallError` or `TimeoutError`). */
   error: Error;
+}
+
+/** A call that failed for good (no retry left, or a failure not worth retrying), reported through `onError`. */
+export interface ChatFailureNotice {
+  /** HTTP attempts the call made, the failed last one included. */
+  attempts: number;
+  /** The error the call rejects with (an `ApiCallError` or `TimeoutError`). */
+  error: HarnessSError;
 }
 
 const functionSchema = <T>(what: string) =>
@@ -36,9 +43,12 @@ export const chatPolicyOptionsSchema = z.strictObject({
   id: z.string().min(1).optional(),
   /** Version of the weights the server holds, recorded on trajectories. Default: the model name. */
   version: z.string().min(1).optional(),
-  /** Time limit of one HTTP attempt (request and whole body), in milliseconds. Default 120000. */
+  /**
+   * Time limit of one HTTP attempt (request and whole body), in milliseconds. Default 120000. The SDK's
+   * `timeout` covers the wait for the response headers; the policy's own timer covers the body after.
+   */
   timeoutMs: z.number().int().positive().default(120_000),
-  /** Retries after a retryable failure (429, 408, 5xx, network error, timeout). Default 4. */
+  /** Retries after a retryable failure (429, 408, 5xx, network error, timeout). Default 4; 0 makes one attempt. */
   maxRetries: z.number().int().nonnegative().default(4),
   /** First backoff ceiling in milliseconds; doubles per retry, with jitter. Default 500. */
   initialBackoffMs: z.number().nonnegative().default(500),
@@ -74,8 +84,13 @@ export const chatPolicyOptionsSchema = z.strictObject({
   random: functionSchema<() => number>("random").optional(),
   /** Clock in epoch milliseconds, for `Retry-After` dates. Default `Date.now`. */
   now: functionSchema<() => number>("now").optional(),
-  /** Called before each retry (e.g. to record a harness event). */
+  /** Called once for each failed attempt that is retried, before the wait (e.g. to print it on stderr). */
   onRetry: functionSchema<(notice: ChatRetryNotice) => void>("onRetry").optional(),
+  /**
+   * Called once when a call fails for good, just before it rejects; the attempts it reported through
+   * `onRetry` are not reported again. Not called for cancellation or invalid input.
+   */
+  onError: functionSchema<(notice: ChatFailureNotice) => void>("onError").optional(),
   /** Environment read for defaults. Default `process.env`. */
   env: z.record(z.string(), z.string().optional()).optional(),
 });

@@ -1,8 +1,11 @@
-import { describeZodIssue } from "../parse-harness-config.js";
-import { InvalidInputError } from "../spec/errors.js";
-import { type ChatMessage, type PolicyView, policyViewSchema } from "../spec/message.js";
-import type { PolicyActOptions } from "../spec/policy.js";
-import type { ToolSpec } from "../spec/tool.js";
+import type { PolicyActOptions, ToolSpec } from "@hs/harness";
+import {
+  type ChatMessage,
+  describeZodIssue,
+  InvalidInputError,
+  type PolicyView,
+  policyViewSchema,
+} from "@hs/harness";
 import type { ChatPolicySettings } from "./chat-policy-options.js";
 
 /** A tool call as the chat-completions protocol writes it. */

@@ -1,12 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  ApiCallError,
-  CancelledError,
-  HarnessSError,
-  InvalidInputError,
-  TimeoutError,
-} from "../spec/errors.js";
-import type { PolicyView } from "../spec/message.js";
+import type { PolicyView } from "@hs/harness";
+import { ApiCallError, CancelledError, HarnessSError, InvalidInputError, TimeoutError } from "@hs/harness";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ChatCompletionsTestServer,
   chatCompletionBody,
@@ -43,6 +37,17 @@ const textView: PolicyView = {
 
 let server: ChatCompletionsTestServer;
 
+// The first request of a process spends a few hundred ms loading fetch and the SDK; pay it before the
+// timed tests.
+beforeAll(async () => {
+  const warmUp = await startChatCompletionsServer([{ body: chatCompletionBody({ content: "warm" }) }]);
+  await createChatPolicy({ baseURL: warmUp.baseURL, model: "m", env: {} }).act(
+    { actionFormat: "text", tools: [], messages: [{ role: "user", content: "hi" }] },
+    { seed: 0 },
+  );
+  await warmUp.close();
+});
+
 beforeEach(async () => {
   server = await startChatCompletionsServer();
 });
@@ -61,6 +66,15 @@ function policy(overrides: Partial<ChatPolicyOptions> = {}) {
     timeoutMs: 5_000,
     ...overrides,
   });
+}
+
+/** Waits until `condition` holds (polling every 5 ms), failing after `limitMs`. */
+async function until(condition: () => boolean, limitMs = 5_000): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > limitMs) throw new Error(`condition not met within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -386,9 +400,11 @@ describe("chat policy over HTTP: concurrency and cancellation", () => {
   it("cancels a request in flight promptly", async () => {
     server.setScript(() => ({ delayMs: 5_000 }));
     const controller = new AbortController();
-    const started = performance.now();
     const call = policy().act(textView, { seed: 1, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the server holds the request (on a loaded machine 50 ms may not be enough to send it).
+    await until(() => server.requests.length === 1);
+    const started = performance.now();
+    controller.abort();
     const error = await rejection(call);
     expect(error).toBeInstanceOf(CancelledError);
     expect(performance.now() - started).toBeLessThan(500);
@@ -400,9 +416,11 @@ describe("chat policy over HTTP: concurrency and cancellation", () => {
   it("cancels while waiting to retry and while queued for a slot", async () => {
     server.setScript(() => ({ status: 429, headers: { "retry-after": "30" } }));
     const sleeping = new AbortController();
-    const started = performance.now();
     const backoff = policy({ maxRetryAfterMs: 60_000 }).act(textView, { seed: 1, signal: sleeping.signal });
-    setTimeout(() => sleeping.abort(), 80);
+    await until(() => server.requests.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const started = performance.now();
+    sleeping.abort();
     expect(await rejection(backoff)).toBeInstanceOf(CancelledError);
     expect(performance.now() - started).toBeLessThan(500);
     expect(server.requests).toHaveLength(1);

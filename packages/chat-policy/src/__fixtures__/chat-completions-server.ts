@@ -20,6 +20,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Drop the connection without answering (a network error for the client). */
   destroySocket?: boolean;
+  /** Send the status, the headers and the start of the body, then never finish the body. */
+  stallBody?: boolean;
 }
 
 /** A request the test server received. */
@@ -186,6 +188,10 @@ export async function startChatCompletionsServer(
       "content-type": reply.rawBody === undefined ? "application/json" : "text/plain",
       ...reply.headers,
     });
+    if (reply.stallBody === true) {
+      response.write(raw.slice(0, Math.max(1, Math.floor(raw.length / 2))));
+      return;
+    }
     response.end(raw);
   };
 

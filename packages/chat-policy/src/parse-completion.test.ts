@@ -1,5 +1,5 @@
+import { policyActionSchema } from "@hs/harness";
 import { describe, expect, it } from "vitest";
-import { policyActionSchema } from "../spec/policy.js";
 import { parseChatCompletion } from "./parse-completion.js";
 
 function reply(message: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
