@@ -17,9 +17,9 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
+export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
 export { dbbenchLibrary } from "./evolution-library.js";
 export { dbbenchConventions } from "./failure-conventions.js";
-export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
 export {
   cleanFcAnswer,
   type GradingProtocol,
@@ -29,7 +29,14 @@ export {
 } from "./grading/grade-answer.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
-export { type PythonValue, pythonFloatRepr, pythonRepr, pythonStrRepr } from "./python/python-value.js";
+export {
+  type PythonValue,
+  pythonFloatRepr,
+  pythonList,
+  pythonRepr,
+  pythonStr,
+  pythonStrRepr,
+} from "./python/python-value.js";
 export { type EngineDiffReport, engineDiff } from "./replay/engine-diff.js";
 export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay/gold-replay.js";
 export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";

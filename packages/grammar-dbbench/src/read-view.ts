@@ -1,6 +1,5 @@
+import { type PythonValue, pythonEval, pythonList, pythonStr } from "@hs/benchmarks-dbbench";
 import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
-import { pythonEval } from "../python/python-eval.js";
-import { type PythonValue, pythonList, pythonStr } from "../python/python-value.js";
 
 /** What one earlier action did, as the view shows it. */
 export interface ObservedAction {
