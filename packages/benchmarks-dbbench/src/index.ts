@@ -18,7 +18,13 @@ export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engi
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
 export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
-export { dbbenchLibrary } from "./evolution-library.js";
+export {
+  dbbenchCheckPrompts,
+  dbbenchEmptyResultNotes,
+  dbbenchFixErrorSuffix,
+  dbbenchHintPhrases,
+  dbbenchLibrary,
+} from "./evolution-library.js";
 export { dbbenchConventions } from "./failure-conventions.js";
 export {
   cleanFcAnswer,

@@ -1,4 +1,4 @@
-import { type PythonValue, pythonEval, pythonList, pythonStr } from "@hs/benchmarks-dbbench";
+import { parseResultRows } from "@hs/benchmarks-dbbench";
 import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
 
 /** What one earlier action did, as the view shows it. */
@@ -88,31 +88,6 @@ function statementKind(sql: string | null): ObservedAction["kind"] {
   return "other";
 }
 
-function cellText(value: PythonValue): string {
-  return value.kind === "none" ? "None" : pythonStr(value);
-}
-
-/** Parses AgentBench's raw MySQL reply (`[('a', 1), ...]`) into rows of cell text. */
-export function parseResultRows(text: string): string[][] | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("[")) return null;
-  // a harness note may follow the reply on its own line (`[]` + "No rows matched ...")
-  const firstLine = trimmed.split("\n", 1)[0] ?? trimmed;
-  let value = pythonEval(trimmed) ?? (firstLine === trimmed ? undefined : pythonEval(firstLine));
-  if (value === undefined) {
-    // a reply cut by the harness (e.g. v0.2's 800 characters + "[TRUNCATED]"): keep the whole rows before the cut
-    const lastRow = trimmed.lastIndexOf("), (");
-    if (lastRow < 0) return null;
-    value = pythonEval(`${trimmed.slice(0, lastRow + 1)}]`);
-    if (value === undefined) return null;
-  }
-  const rows = pythonList(value);
-  if (rows === undefined) return null;
-  return rows.map((row) =>
-    row.kind === "tuple" || row.kind === "list" ? row.items.map(cellText) : [cellText(row)],
-  );
-}
-
 function unquoteIdentifier(text: string): string {
   const trimmed = text.trim();
   if (
@@ -189,7 +164,7 @@ function readViewUncached(view: PolicyView): ReadView {
       if (reply.role === "tool" || reply.role === "user") replies.push(reply.content);
     }
     const result = replies.length === 0 ? null : replies.join("\n\n");
-    const rows = result === null ? null : parseResultRows(result);
+    const rows = result === null ? null : (parseResultRows(result) ?? null);
     const isError = result !== null && rows === null && isErrorReply(result);
     const columns = rows === null ? null : resultColumns(sql, headers);
     const answer = sql === null ? answerOfReply(message) : null;
