@@ -1,3 +1,5 @@
+import { benchmarkPlugin } from "./plugin.js";
+
 export { createDbBench, type DbBench, type DbBenchOptions } from "./create-dbbench.js";
 export {
   type DbBenchRecord,
@@ -33,6 +35,8 @@ export {
   gradeV02Answer,
   hashFromAnswerMd5,
 } from "./grading/grade-answer.js";
+export { observableCategory } from "./observable-category.js";
+export { benchmarkPlugin } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
 export {
@@ -44,7 +48,16 @@ export {
   pythonStrRepr,
 } from "./python/python-value.js";
 export { type EngineDiffReport, engineDiff } from "./replay/engine-diff.js";
-export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay/gold-replay.js";
+export {
+  type EmptyReplayCase,
+  emptyReplay,
+  type GoldReplayCase,
+  type GoldReplayReport,
+  goldReplay,
+} from "./replay/gold-replay.js";
+export { goldReplayReport } from "./replay/gold-replay-report.js";
 export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";
 export { queryTypes, summarizeOutcomes } from "./summarize.js";
 export { parseResultRows, parseTableDescription } from "./view/read-view.js";
+
+export default benchmarkPlugin;

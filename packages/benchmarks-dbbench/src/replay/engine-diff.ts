@@ -1,8 +1,9 @@
 import type { LoadTasksOptions } from "@hs/harness";
-import { type DbBench, recordsOf } from "../create-dbbench.js";
+import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel, recordTables } from "../data/dbbench-record.js";
 import type { DatabaseEngine, StatementOutcome, TableSpec } from "../engines/database-engine.js";
 import { pythonRepr } from "../python/python-value.js";
+import { recordsOf } from "../records-of.js";
 
 /** One statement that the engines answered differently. */
 export interface EngineDisagreement {
