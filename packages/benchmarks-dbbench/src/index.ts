@@ -19,7 +19,7 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
-export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
+export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice, v02AnswerText } from "./environment.js";
 export {
   dbbenchCheckPrompts,
   dbbenchEmptyResultNotes,
@@ -40,11 +40,13 @@ export { benchmarkPlugin } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
 export {
+  asciiDigits,
   type PythonValue,
   pythonFloatRepr,
   pythonList,
   pythonRepr,
   pythonStr,
+  pythonStrip,
   pythonStrRepr,
 } from "./python/python-value.js";
 export { type EngineDiffReport, engineDiff } from "./replay/engine-diff.js";

@@ -69,7 +69,8 @@ export interface GoldReplayOptions {
 }
 
 function answerFor(values: readonly string[], protocol: GradingProtocol): unknown {
-  return protocol === "v0.2" ? ` ${JSON.stringify(values)}` : [...values];
+  // v0.2: the text of a `Final Answer: [...]` line as the v0.2 preset captures it (colon kept)
+  return protocol === "v0.2" ? `: ${JSON.stringify(values)}` : [...values];
 }
 
 async function replayOne(
