@@ -129,6 +129,19 @@ export function readView(view: PolicyView): ReadView {
   return read;
 }
 
+/**
+ * The question of the task message. v0.2 puts it first (`description\nadd_description`, the table
+ * sentence last); FC writes `Evidence about the question: ...`, `Additional table information about
+ * the question: <table sentence>` and then `Question: <description>` (THUDM/AgentBench main
+ * src/server/tasks/dbbench/task.py lines 110-113), so a `Question:` line after the table sentence is it.
+ */
+function instructionOf(taskMessage: string, match: RegExpExecArray | null): string {
+  if (match === null) return taskMessage;
+  const question = /^Question: (.*)$/m.exec(taskMessage.slice(match.index));
+  if (question !== null) return (question[1] as string).trim();
+  return taskMessage.slice(0, match.index).trim();
+}
+
 function readViewUncached(view: PolicyView): ReadView {
   const messages = view.messages;
   let taskIndex = -1;
@@ -144,7 +157,7 @@ function readViewUncached(view: PolicyView): ReadView {
   const table = match?.[1]?.trim() ?? "";
   const headerText = (match?.[2] ?? "").trim().replace(/\.$/, "");
   const headers = headerText.length === 0 ? [] : headerText.split(",").map((header) => header.trim());
-  const instruction = match === null ? taskMessage : taskMessage.slice(0, match.index).trim();
+  const instruction = instructionOf(taskMessage, match);
   const guidance = messages
     .filter((message, index) => message.role === "system" || (message.role === "user" && index <= taskIndex))
     .map((message) => message.content)
