@@ -4,8 +4,8 @@
 // shared machine can be compared by CPU time.
 // Usage: pnpm build && node bench/embedded-rollouts.mjs [episodes] [updates]
 import { performance } from "node:perf_hooks";
-import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
+import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 import { EmbeddedGrpoLearner } from "../packages/learner-embedded/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";

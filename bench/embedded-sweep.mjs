@@ -11,8 +11,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
+import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
 import { EmbeddedGrpoLearner } from "../packages/learner-embedded/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 import {

@@ -6,8 +6,8 @@
 // Usage: pnpm build && node bench/grammar-ceiling.mjs [--split dev] [--attempts 40] [--paths FILE]
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
+import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 
 const { values } = parseArgs({

@@ -12,8 +12,8 @@
 //          [--learning-rate 1] [--l2 0] [--heldout dev]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createDbBenchGrammar } from "../packages/benchmarks-dbbench/dist/grammar/index.js";
 import * as dbbench from "../packages/benchmarks-dbbench/dist/index.js";
+import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 import { evaluatePolicy } from "../packages/rescue-grpo/dist/index.js";

@@ -17,7 +17,7 @@ import {
   createDbBenchGrammar,
   priorVector,
   priorWeights,
-} from "../packages/benchmarks-dbbench/dist/grammar/index.js";
+} from "../packages/grammar-dbbench/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 import { spread } from "../packages/report/dist/index.js";
 

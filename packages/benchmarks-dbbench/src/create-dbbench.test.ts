@@ -94,7 +94,7 @@ describe("episodes on SQLite", () => {
     const commit = await environment.step({
       id: "3",
       name: "commit_final_answer",
-      arguments: { answers: ' ["March 19, 1998"]' },
+      arguments: { answers: ': ["March 19, 1998"]' },
     });
     expect(commit.done).toBe(true);
     expect(await environment.grade()).toMatchObject({

@@ -8,6 +8,8 @@ import {
   EnvironmentError,
   type EnvironmentV1,
   type EpisodeOutcome,
+  type GoldReplayOptionsV1,
+  type GoldReplayReportV1,
   InvalidInputError,
   type LoadTasksOptions,
   type LoadTasksResult,
@@ -21,7 +23,10 @@ import { createSqliteEngine } from "./engines/sqlite-engine.js";
 import { DbBenchEnvironment, type ProtocolChoice } from "./environment.js";
 import { dbbenchLibrary } from "./evolution-library.js";
 import { dbbenchConventions } from "./failure-conventions.js";
+import { observableCategory } from "./observable-category.js";
 import { dbbenchPresets } from "./presets.js";
+import { recordsOf } from "./records-of.js";
+import { goldReplayReport } from "./replay/gold-replay-report.js";
 import { summarizeOutcomes } from "./summarize.js";
 
 /** Options of `createDbBench`. */
@@ -50,12 +55,18 @@ export interface DbBenchOptions {
   actionGrammar?: ActionGrammarV1;
 }
 
+export { recordsOf } from "./records-of.js";
+
 /** A DBBench benchmark instance; `engine` is exposed for gold replay and engine comparison. */
 export interface DbBench extends BenchmarkV1 {
   /** The engine episodes run on. */
   readonly engine: DatabaseEngine;
   /** Releases the engine (connection pools). */
   close(): Promise<void>;
+  /** The category the instruction shows (see `observableCategory`). */
+  observableCategory(task: Task): string;
+  /** Gold replay as a `GoldReplayReportV1` (see `goldReplayReport`). */
+  goldReplay(options: GoldReplayOptionsV1): Promise<GoldReplayReportV1>;
 }
 
 const bundledSplits: Record<string, string> = {
@@ -64,9 +75,6 @@ const bundledSplits: Record<string, string> = {
   dev: "dev.jsonl",
   heldout: "dev.jsonl",
 };
-
-/** Private access to the records behind tasks, for gold replay inside this package. */
-export const recordsOf = new WeakMap<DbBench, (taskId: string) => DbBenchRecord | undefined>();
 
 function defaultDataDirectory(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "data");
@@ -108,6 +116,7 @@ export function createDbBench(options: DbBenchOptions = {}): DbBench {
     heldoutSplits: ["dev"],
     failureConventions: dbbenchConventions,
     evolutionLibrary: dbbenchLibrary,
+    observableCategory,
     ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       let file: string;
@@ -154,6 +163,9 @@ export function createDbBench(options: DbBenchOptions = {}): DbBench {
         );
       }
       return new DbBenchEnvironment(record, { engine, protocol, now });
+    },
+    goldReplay(replayOptions: GoldReplayOptionsV1): Promise<GoldReplayReportV1> {
+      return goldReplayReport(benchmark, replayOptions, protocol === "fc" ? "fc" : "v0.2");
     },
     summarize(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
       return summarizeOutcomes(outcomes);

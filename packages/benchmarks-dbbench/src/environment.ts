@@ -22,6 +22,16 @@ import {
 } from "./grading/grade-answer.js";
 import { pythonRepr } from "./python/python-value.js";
 
+/**
+ * The answer text v0.2 grades, from the v0.2 preset's capture of `\nFinal Answer(:.*)`: what follows
+ * the colon, untrimmed, as `re.search(r"\nFinal Answer:(.*)", res).group(1)` gives it
+ * (THUDM/AgentBench@v0.2 src/server/tasks/dbbench/__init__.py lines 123-125). Undefined for anything
+ * that is not such a capture.
+ */
+export function v02AnswerText(value: unknown): string | undefined {
+  return typeof value === "string" && value.startsWith(":") ? value.slice(1) : undefined;
+}
+
 /** How an environment decides which AgentBench grader applies. */
 export type ProtocolChoice = GradingProtocol | "auto";
 
@@ -63,7 +73,11 @@ export const dbbenchTools: readonly ToolSpec[] = [
 export interface DbBenchEnvironmentOptions {
   /** Engine that creates the episode database. */
   engine: DatabaseEngine;
-  /** Grader choice; `auto` reads it from the form of the committed answer (text: v0.2, list: FC). */
+  /**
+   * Grader choice; `auto` reads it from the committed answer: the v0.2 preset's capture of a `Final
+   * Answer:` line (text starting with the colon) is graded by v0.2, anything else (an FC tool call's
+   * list or string) by FC.
+   */
   protocol: ProtocolChoice;
   /** Clock for elapsed times. */
   now: () => number;
@@ -148,7 +162,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
 
   private protocolOfEpisode(): GradingProtocol {
     if (this.options.protocol !== "auto") return this.options.protocol;
-    if (this.committed !== undefined && typeof this.committed.value !== "string") return "fc";
+    if (this.committed !== undefined && v02AnswerText(this.committed.value) === undefined) return "fc";
     return "v0.2";
   }
 
@@ -194,7 +208,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
       protocol === "v0.2"
         ? gradeV02Answer(
             typeof answer === "string"
-              ? answer
+              ? (v02AnswerText(answer) ?? answer)
               : pythonRepr({
                   kind: "list",
                   items: (Array.isArray(answer) ? answer : [answer]).map((item) => ({

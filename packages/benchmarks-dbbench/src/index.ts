@@ -1,3 +1,5 @@
+import { benchmarkPlugin } from "./plugin.js";
+
 export { createDbBench, type DbBench, type DbBenchOptions } from "./create-dbbench.js";
 export {
   type DbBenchRecord,
@@ -17,8 +19,14 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
-export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice } from "./environment.js";
-export { dbbenchLibrary } from "./evolution-library.js";
+export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice, v02AnswerText } from "./environment.js";
+export {
+  dbbenchCheckPrompts,
+  dbbenchEmptyResultNotes,
+  dbbenchFixErrorSuffix,
+  dbbenchHintPhrases,
+  dbbenchLibrary,
+} from "./evolution-library.js";
 export { dbbenchConventions } from "./failure-conventions.js";
 export {
   cleanFcAnswer,
@@ -27,12 +35,31 @@ export {
   gradeV02Answer,
   hashFromAnswerMd5,
 } from "./grading/grade-answer.js";
-export { benchmarkPlugin, benchmarkPlugin as default } from "./plugin.js";
+export { observableCategory } from "./observable-category.js";
+export { benchmarkPlugin } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
-export { type PythonValue, pythonFloatRepr, pythonRepr, pythonStrRepr } from "./python/python-value.js";
+export {
+  asciiDigits,
+  type PythonValue,
+  pythonFloatRepr,
+  pythonList,
+  pythonRepr,
+  pythonStr,
+  pythonStrip,
+  pythonStrRepr,
+} from "./python/python-value.js";
 export { type EngineDiffReport, engineDiff } from "./replay/engine-diff.js";
-export { type GoldReplayCase, type GoldReplayReport, goldReplay } from "./replay/gold-replay.js";
+export {
+  type EmptyReplayCase,
+  emptyReplay,
+  type GoldReplayCase,
+  type GoldReplayReport,
+  goldReplay,
+} from "./replay/gold-replay.js";
+export { goldReplayReport } from "./replay/gold-replay-report.js";
 export { mysqlToSqlite } from "./sql/mysql-to-sqlite.js";
 export { queryTypes, summarizeOutcomes } from "./summarize.js";
 export { parseResultRows, parseTableDescription } from "./view/read-view.js";
+
+export default benchmarkPlugin;

@@ -1,55 +1,58 @@
 import { type BenchmarkPluginV1, InvalidInputError, type PluginOptionValues } from "@hs/harness";
+import { z } from "zod";
 import { createDbBench } from "./create-dbbench.js";
-import type { ProtocolChoice } from "./environment.js";
 
-const protocols: readonly ProtocolChoice[] = ["auto", "v0.2", "fc"];
+const valuesSchema = z.object({
+  engine: z
+    .string()
+    .regex(/^(sqlite|mysql:\/\/.+)$/, 'expected "sqlite" or a mysql://user:password@host:port URL')
+    .optional(),
+  protocol: z.enum(["auto", "v0.2", "fc"]).optional(),
+  "query-time-limit": z
+    .string()
+    .regex(/^[1-9]\d*$/, "expected a positive whole number of milliseconds")
+    .optional(),
+});
 
-function stringValue(values: PluginOptionValues, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === "string" ? value : undefined;
+/** Reads the plugin's option values; a bad one is an InvalidInputError naming the option. */
+function parseValues(values: PluginOptionValues): z.infer<typeof valuesSchema> {
+  const known = {
+    engine: values.engine,
+    protocol: values.protocol,
+    "query-time-limit": values["query-time-limit"],
+  };
+  const parsed = valuesSchema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = `--${issue?.path.map(String).join(".") ?? ""}`;
+  throw new InvalidInputError(`${field}: ${issue?.message ?? "invalid value"}`, { field });
 }
 
-function protocolOf(values: PluginOptionValues): ProtocolChoice | undefined {
-  const text = stringValue(values, "protocol");
-  if (text === undefined) return undefined;
-  if (!(protocols as readonly string[]).includes(text))
-    throw new InvalidInputError(`expected one of ${protocols.join(", ")}, got "${text}"`, {
-      field: "--protocol",
-    });
-  return text as ProtocolChoice;
-}
-
-function timeLimitOf(values: PluginOptionValues): number | undefined {
-  const text = stringValue(values, "query-time-limit");
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value <= 0)
-    throw new InvalidInputError(`expected a positive number of milliseconds, got "${text}"`, {
-      field: "--query-time-limit",
-    });
-  return value;
-}
-
-/** DBBench as an `hs` plugin: `hs ... --bench dbbench [--engine sqlite|mysql://...] [--protocol P]`. */
+/** `hs --bench dbbench` (or `--bench @hs/benchmarks-dbbench`): the DBBench adapter as a plugin. */
 export const benchmarkPlugin: BenchmarkPluginV1 = {
   specificationVersion: "v1",
   id: "dbbench",
-  description: "AgentBench's DB task on SQLite or MySQL/MariaDB",
+  description: "DBBench (AgentBench DB task) on SQLite or MySQL/MariaDB, graded as AgentBench grades it",
   options: {
-    engine: { type: "string", description: "sqlite (default) or a mysql://user:password@host:port URL" },
-    protocol: { type: "string", description: "grader: auto (default), v0.2 or fc" },
+    engine: {
+      type: "string",
+      description: 'database engine: "sqlite" (default) or mysql://user:password@host:port',
+    },
+    protocol: {
+      type: "string",
+      description: "grader: auto (default), v0.2 or fc (use fc with the FC preset)",
+    },
     "query-time-limit": { type: "string", description: "milliseconds one statement may run (default 60000)" },
   },
   grammarModule: "@hs/grammar-dbbench",
-  async createBenchmark(values, context = {}) {
-    const engine = stringValue(values, "engine");
-    const protocol = protocolOf(values);
-    const queryTimeLimitMs = timeLimitOf(values);
+  async createBenchmark(values: PluginOptionValues) {
+    const parsed = parseValues(values);
     return createDbBench({
-      ...(engine === undefined ? {} : { engine }),
-      ...(protocol === undefined ? {} : { protocol }),
-      ...(queryTimeLimitMs === undefined ? {} : { queryTimeLimitMs }),
-      ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
+      ...(parsed.engine === undefined ? {} : { engine: parsed.engine }),
+      ...(parsed.protocol === undefined ? {} : { protocol: parsed.protocol }),
+      ...(parsed["query-time-limit"] === undefined
+        ? {}
+        : { queryTimeLimitMs: Number(parsed["query-time-limit"]) }),
     });
   },
 };

@@ -23,7 +23,7 @@ describe("v0.2 text protocol rules (AgentBench v0.2 __init__.py)", () => {
   it("takes the Final Answer line text for any other action", () => {
     expect(parse('Done.\nAction: Answer\nFinal Answer: ["a", "b"]')).toEqual({
       tool: "commit_final_answer",
-      argument: ' ["a", "b"]',
+      argument: ': ["a", "b"]',
     });
     expect(parse("Final Answer: [1]")).toBeUndefined();
   });

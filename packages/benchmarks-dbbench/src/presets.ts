@@ -45,7 +45,8 @@ Your input will be raw MySQL response, you have to deal with it by yourself.`;
 /**
  * v0.2 reads the first `Action: X` line (`re.search(r"Action: (.*?)\n", res)`); when X is exactly
  * `Operation` it executes the first ```sql block (`r"```sql\n([\s\S]*?)\n```"`), and a missing block
- * fails the episode. Otherwise it takes `r"\nFinal Answer:(.*)"`; a reply matching neither fails.
+ * fails the episode. Otherwise it takes `r"\nFinal Answer:(.*)"` untrimmed (`group(1)`, v0.2
+ * __init__.py line 123-125); a reply matching neither fails.
  * The two rules below encode exactly that order (the lookaheads pin "the first Action line").
  */
 const firstActionIsOperation = "(?:(?!Action: [^\\n]*\\n)[\\s\\S])*Action: Operation\\n";
@@ -94,7 +95,9 @@ export const v02Preset: HarnessConfig = parseHarnessConfig({
       },
       {
         tool: "commit_final_answer",
-        pattern: `^(?!${firstActionIsOperation})[\\s\\S]*?\\nFinal Answer:(.*)`,
+        // the capture keeps the colon: the harness trims captures, AgentBench does not (`" Giza"` reaches
+        // its grader with the space), so the environment takes the text after the colon as v0.2 does
+        pattern: `^(?!${firstActionIsOperation})[\\s\\S]*?\\nFinal Answer(:[^\\n]*)`,
         flags: "",
         arguments: { answers: 1 },
       },

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDbBench } from "@hs/benchmarks-dbbench";
-import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
+import { createDbBenchGrammar } from "@hs/grammar-dbbench";
 import { type PolicyView, runEpisode } from "@hs/harness";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { describe, expect, it } from "vitest";

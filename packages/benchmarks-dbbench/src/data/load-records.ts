@@ -1,5 +1,5 @@
 import { InvalidInputError, type Task } from "@hs/harness";
-import { type DbBenchRecord, dbbenchRecordSchema, recordCategory } from "./dbbench-record.js";
+import { type DbBenchRecord, dbbenchRecordSchema, modificationTypes, recordCategory } from "./dbbench-record.js";
 
 /** A record with its task. */
 export interface LoadedRecord {
@@ -49,11 +49,24 @@ export function recordToTask(record: DbBenchRecord, split: string, index: number
 }
 
 /**
+ * Why a record cannot be graded, or undefined: an INSERT/UPDATE/DELETE is graded by the expected table
+ * hash, taken from `answer_md5` or computed by running `label[0]` (the reference statement), so it needs
+ * one of them.
+ */
+function ungradableProblem(record: DbBenchRecord): string | undefined {
+  const category = recordCategory(record);
+  if (!modificationTypes.has(category) || record.label.length > 0 || (record.answer_md5 ?? "") !== "") return undefined;
+  return `${category} records need "label" (the reference statement) or "answer_md5" (the expected table hash); it has neither`;
+}
+
+/**
  * Parses AgentBench DBBench data (JSONL, or a JSON array when the file name ends in `.json`). A bad
  * line or record is reported (file, line, field) and skipped; the others load. Task ids are
  * `dbbench/<split>/<record index>` with the 0-based index of the record in the file.
  */
-export function parseRecords(text: string, file: string, split: string): ParsedRecords {
+export function parseRecords(fileText: string, file: string, split: string): ParsedRecords {
+  // a UTF-8 byte order mark at the start of the file is not part of the first record
+  const text = fileText.startsWith("\uFEFF") ? fileText.slice(1) : fileText;
   const records: LoadedRecord[] = [];
   const problems: InvalidInputError[] = [];
   const entries: { line: number; value: unknown; error?: string }[] = [];
@@ -88,6 +101,11 @@ export function parseRecords(text: string, file: string, split: string): ParsedR
           new InvalidInputError(issue.message, field === "" ? { file, line: entry.line } : { file, line: entry.line, field }),
         );
       }
+      return;
+    }
+    const ungradable = ungradableProblem(parsed.data);
+    if (ungradable !== undefined) {
+      problems.push(new InvalidInputError(ungradable, { file, line: entry.line, field: "label" }));
       return;
     }
     records.push({ task: recordToTask(parsed.data, split, recordIndex), record: parsed.data });

@@ -155,6 +155,19 @@ class MysqlEpisodeDatabase implements EpisodeDatabase {
 }
 
 /**
+ * The session `sql_mode` of every episode: MySQL 8.0's default. AgentBench runs the DB task on the stock
+ * MySQL image without a `--sql-mode` flag or a `SET sql_mode` (THUDM/AgentBench@v0.2
+ * src/server/tasks/dbbench/Interaction.py line 14, image "mysql", and `Container.execute`, lines 65-86;
+ * main src/server/tasks/dbbench/environment.py lines 20-50, image "docker.io/library/mysql:8" whose
+ * command flags set no sql_mode), so its sessions run with the server default, which for MySQL 8.0 is
+ * this list (MariaDB 10.11's default differs: no ONLY_FULL_GROUP_BY, NO_ZERO_IN_DATE, NO_ZERO_DATE).
+ * STRICT_TRANS_TABLES makes an UPDATE or DELETE whose WHERE compares a non-numeric TEXT cell with a
+ * number fail (1292) where a SELECT only warns.
+ */
+export const agentBenchSqlMode =
+  "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
+
+/**
  * MySQL / MariaDB over the wire (the reference engine): one database per episode, created from the
  * task's tables (TEXT columns, rows inserted with parameters) as AgentBench's `_build_init_sql`
  * does, dropped on close. Per-statement time limit through `max_statement_time` (MariaDB) or
@@ -215,6 +228,7 @@ export function createMysqlEngine(options: MysqlEngineOptions): DatabaseEngine {
             ? `SET SESSION max_statement_time = ${seconds}`
             : `SET SESSION max_execution_time = ${Math.ceil(options.limits.timeLimitMs)}`,
         );
+        await connectionQuery(connection, `SET SESSION sql_mode = '${agentBenchSqlMode}'`);
         for (const table of tables) {
           const columns = table.columns.map((column) => `${quoteIdentifier(column)} TEXT`).join(",");
           await connectionQuery(

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import Database from "better-sqlite3";
 import type { PythonValue } from "../python/python-value.js";
+import { TruncatedValueError } from "../sql/mysql-semantics.js";
 import { mysqlToSqlite } from "../sql/mysql-to-sqlite.js";
 import { SqlSyntaxError } from "../sql/mysql-tokens.js";
 import {
@@ -41,11 +42,20 @@ function nearText(sql: string, token: string | undefined): string {
   return (index < 0 ? sql : sql.slice(index)).slice(0, 80);
 }
 
+/** Whether a statement is an UPDATE (leading comments and parentheses skipped). */
+function isUpdate(sql: string): boolean {
+  const head = sql.replace(/^(\s+|\(|#[^\n]*\n|--\s[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "");
+  return /^update\b/i.test(head);
+}
+
 /** Turns a SQLite error into the connector's `errno (sqlstate): message` text, as MySQL would word it. */
 export function mysqlStyleError(error: unknown, sql: string, databaseName: string): string {
   if (error instanceof SqlSyntaxError)
     return `1064 (42000): ${syntaxHelp} '${error.near.slice(0, 80)}' at line 1`;
+  if (error instanceof TruncatedValueError) return `1292 (22007): ${error.message}`;
   const message = error instanceof Error ? error.message : String(error);
+  const truncated = /^Truncated incorrect (DECIMAL|DOUBLE) value: '[\s\S]*'$/.exec(message);
+  if (truncated) return `1292 (22007): ${message}`;
   const table = /^no such table: (?:\w+\.)?(.+)$/.exec(message);
   if (table) return `1146 (42S02): Table '${databaseName}.${table[1]}' doesn't exist`;
   const column = /^no such column: (.+)$/.exec(message);
@@ -120,6 +130,8 @@ class SqliteEpisodeDatabase implements EpisodeDatabase {
       return { ok: false, reason: "sql-error", message: mysqlStyleError(error, sql, this.name) };
     }
     this.state.deadline = this.state.now() + this.limits.timeLimitMs;
+    // strict mode makes a truncating comparison an error in UPDATE only (DELETE and SELECT warn)
+    this.state.strictComparisons = isUpdate(sql);
     try {
       if (!statement.reader) {
         const result = this.database.transaction(() => statement.run())();
@@ -148,6 +160,7 @@ class SqliteEpisodeDatabase implements EpisodeDatabase {
       return { ok: false, reason: "sql-error", message: mysqlStyleError(error, sql, this.name) };
     } finally {
       this.state.deadline = Number.POSITIVE_INFINITY;
+      this.state.strictComparisons = false;
     }
   }
 

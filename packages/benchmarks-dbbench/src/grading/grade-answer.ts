@@ -9,6 +9,7 @@ import {
   pythonList,
   pythonSetEquals,
   pythonStr,
+  pythonStrip,
 } from "../python/python-value.js";
 
 /** Which AgentBench grader decides an episode. */
@@ -50,14 +51,14 @@ const specialValues = new Set([
 
 /** Python's `str.strip()` (whitespace) followed by `.strip("'\"")`. */
 function stripValue(text: string): string {
-  return text.replace(/^\s+|\s+$/gu, "").replace(/^['"]+|['"]+$/g, "");
+  return pythonStrip(text).replace(/^['"]+|['"]+$/g, "");
 }
 
 /** AgentBench FC `_normalize_special_values`. */
 export function normalizeFcValue(value: PythonValue | string): string {
   if (typeof value !== "string" && value.kind === "none") return "0";
-  const text = (typeof value === "string" ? value : pythonStr(value)).replace(/^\s+|\s+$/gu, "");
-  if (text.endsWith("%")) return text.slice(0, -1).replace(/^\s+|\s+$/gu, "");
+  const text = pythonStrip(typeof value === "string" ? value : pythonStr(value));
+  if (text.endsWith("%")) return pythonStrip(text.slice(0, -1));
   const withoutCommas =
     text.includes(",") && !text.startsWith("[") && !text.endsWith("]") ? text.replaceAll(",", "") : text;
   return specialValues.has(withoutCommas.toLowerCase()) ? "0" : withoutCommas;
@@ -96,7 +97,7 @@ export function cleanFcAnswer(answer: unknown): string[] | undefined {
   if (typeof answer === "string") {
     const fromResult = cleanMysqlResult(answer);
     if (fromResult !== undefined) return fromResult.map((value) => normalizeFcValue(value));
-    const text = answer.replace(/^\s+|\s+$/gu, "");
+    const text = pythonStrip(answer);
     if (!(text.startsWith("[") && text.endsWith("]"))) return [normalizeFcValue(stripValue(text))];
     const evaluated = pythonEval(text);
     if (evaluated !== undefined)
@@ -189,7 +190,7 @@ export function gradeFcAnswer(answer: unknown, label: readonly string[]): boolea
 
 /** The AgentBench answer-md5 field (`[('hash',)]`) reduced to the hash text, or null for `[(None,)]`. */
 export function hashFromAnswerMd5(answerMd5: string): string | null {
-  const cleaned = cleanMysqlResult(answerMd5.trim());
+  const cleaned = cleanMysqlResult(pythonStrip(answerMd5));
   const value = cleaned?.[0];
   if (value === undefined || value === "None") return null;
   return value;

@@ -1,4 +1,4 @@
-import type { PythonValue } from "./python-value.js";
+import { type PythonValue, pythonEquals } from "./python-value.js";
 
 class PythonSyntaxError extends Error {}
 
@@ -162,8 +162,13 @@ class LiteralParser {
       }
       if (this.peek() !== "}") throw new PythonSyntaxError("expected }");
       this.position += 1;
+      // a repeated key keeps its first position and takes the last value, as a Python dict display does
       const unique: [PythonValue, PythonValue][] = [];
-      for (const entry of entries) unique.push(entry);
+      for (const [key, value] of entries) {
+        const seen = unique.find(([existing]) => pythonEquals(existing, key));
+        if (seen === undefined) unique.push([key, value]);
+        else seen[1] = value;
+      }
       return { kind: "dict", entries: unique };
     }
     const items = [first];
@@ -172,7 +177,11 @@ class LiteralParser {
       items.push(...this.parseSequence("}"));
     } else if (this.peek() === "}") this.position += 1;
     else throw new PythonSyntaxError("expected , or }");
-    return { kind: "set", items };
+    // a set display keeps one of equal items, the first (`{'7', '7'}` is {'7'}, `{1, 1.0}` is {1})
+    const distinct: PythonValue[] = [];
+    for (const item of items)
+      if (!distinct.some((existing) => pythonEquals(existing, item))) distinct.push(item);
+    return { kind: "set", items: distinct };
   }
 
   private parseNumber(): PythonValue {

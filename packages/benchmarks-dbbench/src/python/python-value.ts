@@ -111,9 +111,42 @@ export function pythonStr(value: PythonValue): string {
   return pythonRepr(value);
 }
 
-/** Python's `float(x)` on a `str`: surrounding whitespace, `_` between digits, inf/nan words. */
+// Python's str.isspace() characters: JavaScript's \s without U+FEFF, plus U+001C-U+001F and U+0085
+const pythonSpace =
+  "\\t\\n\\v\\f\\r \\u001c-\\u001f\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const pythonSpaceEdges = new RegExp(`^[${pythonSpace}]+|[${pythonSpace}]+$`, "g");
+
+/**
+ * Python's `str.strip()` without arguments: removes the characters `str.isspace()` accepts, which are
+ * not JavaScript's `trim()` set (a byte order mark U+FEFF stays; U+001C-U+001F and U+0085 go).
+ */
+export function pythonStrip(text: string): string {
+  return text.replace(pythonSpaceEdges, "");
+}
+
+/**
+ * Unicode decimal digits (category Nd: `١٢`, `１２`) as ASCII digits, as Python's `float()` and `int()`
+ * read them. Decimal digits come in contiguous runs whose length is a multiple of ten, each ten from
+ * zero, so a digit's value is its distance from the start of its run, modulo 10.
+ */
+export function asciiDigits(text: string): string {
+  return [...text]
+    .map((character) => {
+      if (/[0-9]/.test(character) || !/\p{Nd}/u.test(character)) return character;
+      const codePoint = character.codePointAt(0) as number;
+      let start = codePoint;
+      while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+      return String((codePoint - start) % 10);
+    })
+    .join("");
+}
+
+/**
+ * Python's `float(x)` on a `str`: surrounding whitespace (Python's set), `_` between digits, any
+ * Unicode decimal digits, inf/nan words.
+ */
 export function parsePythonFloat(text: string): number | undefined {
-  const trimmed = text.trim();
+  const trimmed = asciiDigits(pythonStrip(text));
   if (/^[+-]?(inf|infinity)$/i.test(trimmed)) return trimmed.startsWith("-") ? -Infinity : Infinity;
   if (/^[+-]?nan$/i.test(trimmed)) return Number.NaN;
   if (!/^[+-]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][+-]?\d(_?\d)*)?$/.test(trimmed)) return undefined;

@@ -1,8 +1,9 @@
 import type { LoadTasksOptions } from "@hs/harness";
-import { type DbBench, recordsOf } from "../create-dbbench.js";
+import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel, recordTables } from "../data/dbbench-record.js";
 import type { DatabaseEngine, StatementOutcome, TableSpec } from "../engines/database-engine.js";
 import { pythonRepr } from "../python/python-value.js";
+import { recordsOf } from "../records-of.js";
 
 /** One statement that the engines answered differently. */
 export interface EngineDisagreement {
@@ -79,6 +80,66 @@ export function generatedQueries(table: TableSpec): string[] {
   return queries;
 }
 
+/** A name with only name characters (letters, digits, `_`), so it can be written unquoted. */
+function bareName(name: string, fallback: string): string {
+  const bare = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  return bare === "" ? fallback : bare;
+}
+
+/**
+ * Generated modifications of a table (issue 20's two classes): the table and its first column renamed
+ * to unquoted names that begin with digits (`1952_…`, `2nd_…`, as wikitq tables are named) with an
+ * INSERT, an UPDATE and a SELECT over them; and UPDATE/DELETE statements whose WHERE compares each
+ * column with an integer and a decimal literal (strict mode fails the UPDATE when a cell is not a
+ * number). Each runs on a fresh database and is compared by outcome and table hash.
+ */
+export function generatedModifications(table: TableSpec): { tables: TableSpec[]; sql: string }[] {
+  const renamedColumns = table.columns.map(
+    (column, index) => `${index + 2}nd_${bareName(column, `c${index}`)}`,
+  );
+  const digitTable: TableSpec = {
+    name: `1952_${bareName(table.name, "t")}`,
+    columns: renamedColumns,
+    rows: table.rows,
+  };
+  const first = renamedColumns[0] as string;
+  const last = renamedColumns[renamedColumns.length - 1] as string;
+  const sample = table.rows[0]?.[0] ?? "";
+  const work = [
+    `INSERT INTO ${digitTable.name} (${renamedColumns.join(", ")}) VALUES (${renamedColumns.map((_, index) => literal(`v${index}`)).join(", ")})`,
+    `UPDATE ${digitTable.name} SET ${last} = 'changed' WHERE ${first} = ${literal(sample)}`,
+    `DELETE FROM ${digitTable.name} WHERE ${first} = ${literal(sample)}`,
+  ].map((sql) => ({ tables: [digitTable], sql }));
+  const t = quote(table.name);
+  const target = quote(table.columns[table.columns.length - 1] as string);
+  table.columns.forEach((column, columnIndex) => {
+    const c = quote(column);
+    const number =
+      table.rows.map((row) => Number.parseFloat(row[columnIndex] ?? "")).find(Number.isFinite) ?? 3;
+    const integer = Math.trunc(number);
+    for (const sql of [
+      `UPDATE ${t} SET ${target} = 'changed' WHERE ${c} = ${integer}`,
+      `UPDATE ${t} SET ${target} = 'changed' WHERE ${c} > ${integer}.5`,
+      `DELETE FROM ${t} WHERE ${c} = ${integer}`,
+      `DELETE FROM ${t} WHERE ${c} < ${integer}.5`,
+    ])
+      work.push({ tables: [table], sql });
+  });
+  return work;
+}
+
+/** A SELECT over the digit-first copy of a table (compared by its rows). */
+export function generatedDigitQueries(table: TableSpec): { tables: TableSpec[]; sql: string }[] {
+  const columns = table.columns.map((column, index) => `${index + 2}nd_${bareName(column, `c${index}`)}`);
+  const digitTable: TableSpec = { name: `1952_${bareName(table.name, "t")}`, columns, rows: table.rows };
+  const first = columns[0] as string;
+  return [
+    `SELECT COUNT(*) FROM ${digitTable.name}`,
+    `SELECT ${first} FROM ${digitTable.name} WHERE ${first} = ${literal(table.rows[0]?.[0] ?? "")}`,
+    `SELECT ${digitTable.name}.${first} FROM ${digitTable.name} ORDER BY ${first} LIMIT 3`,
+  ].map((sql) => ({ tables: [digitTable], sql }));
+}
+
 function render(outcome: StatementOutcome): string {
   if (!outcome.ok) return `ERROR ${outcome.reason}: ${outcome.message.replace(/^(\d+) \(\w+\): .*/s, "$1")}`;
   return pythonRepr({ kind: "list", items: outcome.rows.map((row) => ({ kind: "tuple", items: row })) });
@@ -110,6 +171,8 @@ export interface EngineDiffOptions {
   tasks: LoadTasksOptions[];
   /** Progress callback. */
   onProgress?: (done: number, total: number) => void;
+  /** Include the generated modification and digit-first classes (default true). */
+  generatedClasses?: boolean;
 }
 
 /**
@@ -132,6 +195,12 @@ export async function engineDiff(options: EngineDiffOptions): Promise<EngineDiff
         for (const sql of generatedQueries(tables[0] as TableSpec))
           work.push({ taskId: task.id, tables, sql, modifies: false });
       }
+      if (options.generatedClasses === false) continue;
+      const table = tables[0] as TableSpec;
+      for (const item of generatedModifications(table))
+        work.push({ taskId: task.id, ...item, modifies: true });
+      for (const item of generatedDigitQueries(table))
+        work.push({ taskId: `${task.id} (digit-first copy)`, ...item, modifies: false });
     }
   }
   const disagreements: EngineDisagreement[] = [];

@@ -1,9 +1,10 @@
 import type { LoadTasksOptions, Task } from "@hs/harness";
-import { type DbBench, recordsOf } from "../create-dbbench.js";
+import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel } from "../data/dbbench-record.js";
 import type { GradingProtocol } from "../grading/grade-answer.js";
 import { pythonEval } from "../python/python-eval.js";
 import { pythonStr } from "../python/python-value.js";
+import { recordsOf } from "../records-of.js";
 
 /** One replayed task. */
 export interface GoldReplayCase {
@@ -63,10 +64,13 @@ export interface GoldReplayOptions {
   skipDatasetSql?: boolean;
   /** Progress callback. */
   onProgress?: (done: number, total: number) => void;
+  /** Cancels the replay between tasks. */
+  signal?: AbortSignal;
 }
 
 function answerFor(values: readonly string[], protocol: GradingProtocol): unknown {
-  return protocol === "v0.2" ? ` ${JSON.stringify(values)}` : [...values];
+  // v0.2: the text of a `Final Answer: [...]` line as the v0.2 preset captures it (colon kept)
+  return protocol === "v0.2" ? `: ${JSON.stringify(values)}` : [...values];
 }
 
 async function replayOne(
@@ -137,6 +141,47 @@ async function replayOne(
   }
 }
 
+/** The outcome of committing an empty answer without running anything. */
+export interface EmptyReplayCase {
+  /** Task id. */
+  taskId: string;
+  /** Task type. */
+  category: string;
+  /** Whether the grader passed the empty solution. */
+  passed: boolean;
+}
+
+/**
+ * Commits an empty answer (`[]`, as the protocol sends it) in each task without running anything and
+ * grades it: an INSERT/UPDATE passes only when the unchanged table already has the expected hash, a
+ * query only when its label is empty.
+ */
+export async function emptyReplay(
+  benchmark: DbBench,
+  tasks: readonly Task[],
+  protocol: GradingProtocol,
+  signal?: AbortSignal,
+): Promise<EmptyReplayCase[]> {
+  const cases: EmptyReplayCase[] = [];
+  for (const task of tasks) {
+    signal?.throwIfAborted();
+    const environment = await benchmark.createEnvironment(task, { seed: 0 });
+    try {
+      await environment.reset();
+      await environment.step({
+        id: "empty-0",
+        name: "commit_final_answer",
+        arguments: { answers: answerFor([], protocol) },
+      });
+      const grade = await environment.grade();
+      cases.push({ taskId: task.id, category: task.category, passed: grade.success });
+    } finally {
+      await environment.close();
+    }
+  }
+  return cases;
+}
+
 function parseCells(content: string): string[] {
   const value = pythonEval(content);
   if (value?.kind !== "list") return [];
@@ -161,6 +206,7 @@ export async function goldReplay(options: GoldReplayOptions): Promise<GoldReplay
   const started = Date.now();
   let done = 0;
   for (const task of loaded.tasks) {
+    options.signal?.throwIfAborted();
     const record = lookup(task.id) as DbBenchRecord;
     const kind = modificationTypes.has(task.category) ? "label-sql" : "label-answer";
     const outcome = await replayOne(benchmark, task, record, kind, protocol);

@@ -135,4 +135,40 @@ export function mysqlBetween(value: SqlValue, low: SqlValue, high: SqlValue): nu
   return 1;
 }
 
+/**
+ * Thrown when an UPDATE compares a TEXT value that is not a whole number with a number: MySQL/MariaDB
+ * in strict mode (STRICT_TRANS_TABLES, the default AgentBench runs with; see `agentBenchSqlMode`) turn
+ * the truncation warning into error 1292 for UPDATE, where SELECT and DELETE only warn.
+ */
+export class TruncatedValueError extends Error {
+  override readonly name = "TruncatedValueError";
+  constructor(
+    /** The text that is not a number. */
+    readonly text: string,
+    /** The type it was converted to, as MariaDB names it: DECIMAL against an integer, DOUBLE otherwise. */
+    readonly targetType: "DECIMAL" | "DOUBLE",
+  ) {
+    super(`Truncated incorrect ${targetType} value: '${text}'`);
+  }
+}
+
+// a whole number as MariaDB reads one without a warning that strict mode makes an error: leading
+// spaces, sign, digits, decimal part, exponent; trailing spaces only warn (measured on MariaDB 10.11)
+const wholeNumberText = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** In strict comparisons: throws `TruncatedValueError` when a text that is not a number meets a number. */
+export function checkStrictComparison(left: SqlValue, right: SqlValue): void {
+  if (left === null || right === null) return;
+  const leftNumeric = isNumeric(left);
+  const rightNumeric = isNumeric(right);
+  if (leftNumeric === rightNumeric) return;
+  const text = asText(leftNumeric ? right : left);
+  if (wholeNumberText.test(text)) return;
+  const number = (leftNumeric ? left : right) as number | bigint;
+  throw new TruncatedValueError(
+    text,
+    typeof number === "bigint" || Number.isInteger(number) ? "DECIMAL" : "DOUBLE",
+  );
+}
+
 export { asText as sqlValueText };

@@ -374,7 +374,12 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
           else if (upper === "GROUP_CONCAT") args = renderGroupConcat(next.children, context);
           else if (isGroupSubquery(next)) args = renderStatementNodes(next.children, context);
           else args = renderSequence(next.children, context);
-          const name = upper === "CONVERT" ? "CAST" : (functionNames[upper] ?? token.text);
+          // a name before parentheses that begins with a digit is no function but a table
+          // (`INSERT INTO 1952_olympics (...)`): MySQL allows such names unquoted, SQLite does not
+          const name =
+            upper === "CONVERT"
+              ? "CAST"
+              : (functionNames[upper] ?? (/^\d/.test(token.text) ? quoteIdentifier(token.text) : token.text));
           items.push({ text: `${name}(${args})`, role: "operand" });
           index += 1;
           continue;

@@ -150,7 +150,12 @@ export function tokenizeMysql(sql: string): SqlToken[] {
       position = index;
       continue;
     }
-    const number = /^(0x[0-9a-fA-F]+|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)(?![A-Za-z_$\u0080-\uffff])/.exec(rest);
+    // MySQL identifiers may begin with a digit (`1952_olympics`) unless they are all digits: a number
+    // is only a number when no name character follows it (digits included, so `1952_x` does not split
+    // into 195 and 2_x)
+    const number = /^(0x[0-9a-fA-F]+|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)(?![A-Za-z0-9_$\u0080-\uffff])/.exec(
+      rest,
+    );
     if (number && !(character === "." && tokens.length > 0 && isNameToken(tokens[tokens.length - 1]))) {
       tokens.push({ type: "number", text: number[0], value: number[0] });
       position += number[0].length;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type BetterSqlite3 from "better-sqlite3";
 import {
+  checkStrictComparison,
   compareText,
   mysqlBetween,
   mysqlCompare,
@@ -25,6 +26,11 @@ export interface DeadlineState {
   now: () => number;
   /** Database name reported by DATABASE(). */
   databaseName: string;
+  /**
+   * Whether comparisons of a non-numeric text with a number fail (error 1292), as in an UPDATE under
+   * MySQL's strict mode; set for the statement being run.
+   */
+  strictComparisons?: boolean;
 }
 
 function nullIfAny(values: readonly SqlValue[]): boolean {
@@ -70,11 +76,18 @@ export function registerMysqlFunctions(database: BetterSqlite3.Database, state: 
     });
   };
   scalar("hs_tick", () => 1n);
+  const strict = (...values: SqlValue[]) => {
+    if (state.strictComparisons !== true) return;
+    const [first, ...others] = values;
+    for (const other of others) checkStrictComparison(first ?? null, other ?? null);
+  };
   scalar("hs_compare", (left, right) => {
+    strict(left ?? null, right ?? null);
     const result = mysqlCompare(left ?? null, right ?? null);
     return result === null ? null : BigInt(result);
   });
   scalar("hs_null_safe_equal", (left, right) => {
+    strict(left ?? null, right ?? null);
     if (left === null || right === null) return left === right ? 1n : 0n;
     return mysqlCompare(left ?? null, right ?? null) === 0 ? 1n : 0n;
   });
@@ -91,10 +104,12 @@ export function registerMysqlFunctions(database: BetterSqlite3.Database, state: 
     return result === null ? null : BigInt(result);
   });
   scalar("hs_in", (value, ...list) => {
+    strict(value ?? null, ...list);
     const result = mysqlIn(value ?? null, ...list);
     return result === null ? null : BigInt(result);
   });
   scalar("hs_between", (value, low, high) => {
+    strict(value ?? null, low ?? null, high ?? null);
     const result = mysqlBetween(value ?? null, low ?? null, high ?? null);
     return result === null ? null : BigInt(result);
   });

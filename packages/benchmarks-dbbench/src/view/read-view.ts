@@ -1,5 +1,5 @@
 import { pythonEval } from "../python/python-eval.js";
-import { pythonStr } from "../python/python-value.js";
+import { pythonList, pythonStr } from "../python/python-value.js";
 
 /**
  * Reads the table name and headers from AgentBench's table description as it appears in the
@@ -16,16 +16,27 @@ export function parseTableDescription(text: string): { tableName: string; header
 }
 
 /**
- * Reads a rendered `execute_sql` result (`[('x', 1), ...]`) back into rows of cell texts (Python
- * `str` of each cell; `None` for NULL). Undefined for an error text or a cut (truncated) result.
+ * Reads a rendered `execute_sql` result (AgentBench's raw MySQL reply `[('x', 1), ...]`) back into rows
+ * of cell texts (Python `str` of each cell; `None` for NULL; a bare value or a list as a row of one or
+ * many cells). A harness note on the lines after the reply is ignored; a reply cut by the harness (v0.2's
+ * 800 characters + `[TRUNCATED]`) keeps the whole rows before the cut. Undefined for an error text or
+ * anything else that is not such a list. The one reader of results for the adapter and the grammar.
  */
 export function parseResultRows(text: string): string[][] | undefined {
-  const value = pythonEval(text);
-  if (value?.kind !== "list") return undefined;
-  const rows: string[][] = [];
-  for (const row of value.items) {
-    if (row.kind !== "tuple") return undefined;
-    rows.push(row.items.map(pythonStr));
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("[")) return undefined;
+  // a harness note may follow the reply on its own line (`[]` + "No rows matched ...")
+  const firstLine = trimmed.split("\n", 1)[0] ?? trimmed;
+  let value = pythonEval(trimmed) ?? (firstLine === trimmed ? undefined : pythonEval(firstLine));
+  if (value === undefined) {
+    const lastRow = trimmed.lastIndexOf("), (");
+    if (lastRow < 0) return undefined;
+    value = pythonEval(`${trimmed.slice(0, lastRow + 1)}]`);
+    if (value === undefined) return undefined;
   }
-  return rows;
+  const rows = pythonList(value);
+  if (rows === undefined) return undefined;
+  return rows.map((row) =>
+    row.kind === "tuple" || row.kind === "list" ? row.items.map(pythonStr) : [pythonStr(row)],
+  );
 }

@@ -250,3 +250,67 @@ export const alignmentWeights: Partial<Record<FeatureName, number>> = {
 export function priorVector(weights = priorWeights): number[] {
   return featureNames.map((name) => weights[name] ?? 0);
 }
+
+/**
+ * The grammar's hand-set tuning constants, beside the prior they work with: the `option-fit` each
+ * decision gives its options before any weight (a cue fit of 1 is the strongest), and the limits of
+ * what the grammar offers. Changing one changes the untrained policy's choices.
+ */
+export const grammarTuning = {
+  /** Longest question span offered as a value, in tokens (the grammar's default `maxSpanTokens`). */
+  maxSpanTokens: 12,
+  /** Conditions a query may have. */
+  maxConditions: 3,
+  /** SET columns an UPDATE may have. */
+  maxSetColumns: 4,
+  /** Seen cells offered as values of one slot. */
+  maxCells: 200,
+  /** Longest seen cell offered as a value, in characters. */
+  maxCellLength: 120,
+  /** Questions whose derived context is cached before the cache starts over. */
+  questionCacheSize: 256,
+  /** Rows of an explore preview (`SELECT * ... LIMIT`). */
+  previewRows: 50,
+  /** Rows of an explore of one column's distinct values. */
+  distinctRows: 100,
+  /** `kind` fit of explore when the question has not looked at the data yet (or an UPDATE must look first). */
+  exploreFirstFit: 1.5,
+  /** `kind` fit of query after the last query failed. */
+  queryAfterErrorFit: 0.5,
+  /** `aggregate` fit of MAX/MIN per superlative cue. */
+  extremeAggregateFit: 0.4,
+  /** `condition-first` fit of `add` when a superlative question names no value. */
+  extremeOnlyConditionFit: 0.3,
+  /** `condition-more` fit of `add` for a second or third condition. */
+  moreConditionFit: 0.2,
+  /** `condition-operator` fit of LIKE. */
+  likeOperatorFit: 0.2,
+  /** `condition-operator` fit of IN. */
+  inOperatorFit: 0.3,
+  /** `condition-operator` fit of `<`/`>` when the question words a comparison. */
+  comparisonWordFit: 0.8,
+  /** `condition-operator` fit of the comparison the question states before the value. */
+  statedComparisonFit: 1.5,
+  /** `order` fit of a text ORDER BY per superlative cue. */
+  textOrderFit: 0.6,
+  /** `order` fit of a numeric ORDER BY per superlative cue. */
+  numberOrderFit: 0.8,
+  /** `answer-format` fit of `first` and `column` (`all` has 1). */
+  partialAnswerFit: 0.3,
+  /** Share of numeric cells above which a column takes numbers. */
+  numericColumnShare: 0.7,
+  /** Share of numeric cells below which a column takes text. */
+  textColumnShare: 0.3,
+  /** Type fit of the other kind of value for a column known only by its header. */
+  headerTypeMismatch: 0.5,
+  /** Weight of a value before a column mention against one after it (`column-near-value`). */
+  valueBeforeColumn: 0.8,
+  /** Least `column-overlap` of a column the question mentions. */
+  mentionedColumnOverlap: 0.5,
+  /** Actions after which `actions-taken` stays at its cap (scaled by half of it). */
+  actionsTakenCap: 10,
+  /** Actions beyond two over which `answer-pressure` rises to 1. */
+  answerPressureActions: 4,
+  /** Result rows at which `result-rows` reaches 1. */
+  resultRowsCap: 20,
+} as const;

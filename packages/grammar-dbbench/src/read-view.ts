@@ -1,6 +1,5 @@
+import { parseResultRows } from "@hs/benchmarks-dbbench";
 import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
-import { pythonEval } from "../python/python-eval.js";
-import { type PythonValue, pythonList, pythonStr } from "../python/python-value.js";
 
 /** What one earlier action did, as the view shows it. */
 export interface ObservedAction {
@@ -89,31 +88,6 @@ function statementKind(sql: string | null): ObservedAction["kind"] {
   return "other";
 }
 
-function cellText(value: PythonValue): string {
-  return value.kind === "none" ? "None" : pythonStr(value);
-}
-
-/** Parses AgentBench's raw MySQL reply (`[('a', 1), ...]`) into rows of cell text. */
-export function parseResultRows(text: string): string[][] | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("[")) return null;
-  // a harness note may follow the reply on its own line (`[]` + "No rows matched ...")
-  const firstLine = trimmed.split("\n", 1)[0] ?? trimmed;
-  let value = pythonEval(trimmed) ?? (firstLine === trimmed ? undefined : pythonEval(firstLine));
-  if (value === undefined) {
-    // a reply cut by the harness (e.g. v0.2's 800 characters + "[TRUNCATED]"): keep the whole rows before the cut
-    const lastRow = trimmed.lastIndexOf("), (");
-    if (lastRow < 0) return null;
-    value = pythonEval(`${trimmed.slice(0, lastRow + 1)}]`);
-    if (value === undefined) return null;
-  }
-  const rows = pythonList(value);
-  if (rows === undefined) return null;
-  return rows.map((row) =>
-    row.kind === "tuple" || row.kind === "list" ? row.items.map(cellText) : [cellText(row)],
-  );
-}
-
 function unquoteIdentifier(text: string): string {
   const trimmed = text.trim();
   if (
@@ -155,6 +129,19 @@ export function readView(view: PolicyView): ReadView {
   return read;
 }
 
+/**
+ * The question of the task message. v0.2 puts it first (`description\nadd_description`, the table
+ * sentence last); FC writes `Evidence about the question: ...`, `Additional table information about
+ * the question: <table sentence>` and then `Question: <description>` (THUDM/AgentBench main
+ * src/server/tasks/dbbench/task.py lines 110-113), so a `Question:` line after the table sentence is it.
+ */
+function instructionOf(taskMessage: string, match: RegExpExecArray | null): string {
+  if (match === null) return taskMessage;
+  const question = /^Question: (.*)$/m.exec(taskMessage.slice(match.index));
+  if (question !== null) return (question[1] as string).trim();
+  return taskMessage.slice(0, match.index).trim();
+}
+
 function readViewUncached(view: PolicyView): ReadView {
   const messages = view.messages;
   let taskIndex = -1;
@@ -170,7 +157,7 @@ function readViewUncached(view: PolicyView): ReadView {
   const table = match?.[1]?.trim() ?? "";
   const headerText = (match?.[2] ?? "").trim().replace(/\.$/, "");
   const headers = headerText.length === 0 ? [] : headerText.split(",").map((header) => header.trim());
-  const instruction = match === null ? taskMessage : taskMessage.slice(0, match.index).trim();
+  const instruction = instructionOf(taskMessage, match);
   const guidance = messages
     .filter((message, index) => message.role === "system" || (message.role === "user" && index <= taskIndex))
     .map((message) => message.content)
@@ -190,7 +177,7 @@ function readViewUncached(view: PolicyView): ReadView {
       if (reply.role === "tool" || reply.role === "user") replies.push(reply.content);
     }
     const result = replies.length === 0 ? null : replies.join("\n\n");
-    const rows = result === null ? null : parseResultRows(result);
+    const rows = result === null ? null : (parseResultRows(result) ?? null);
     const isError = result !== null && rows === null && isErrorReply(result);
     const columns = rows === null ? null : resultColumns(sql, headers);
     const answer = sql === null ? answerOfReply(message) : null;

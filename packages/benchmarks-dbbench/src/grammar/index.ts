@@ -1,5 +1,0 @@
-export * from "./dbbench-grammar.js";
-export * from "./features.js";
-export * from "./guidance.js";
-export * from "./read-view.js";
-export * from "./value-candidates.js";

@@ -1,0 +1,54 @@
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import { answerStep } from "./answer-step.js";
+import { labelValue, Walk } from "./decision-options.js";
+import { exploreStep } from "./explore-step.js";
+import { featureNames, grammarTuning, priorVector } from "./features.js";
+import { insertStep } from "./insert-step.js";
+import { kindStep } from "./kind-step.js";
+import { queryStep } from "./query-step.js";
+import { updateStep } from "./update-step.js";
+import { type ViewContext, viewContext } from "./view-context.js";
+
+export { quoteIdentifier, quoteString } from "./sql-text.js";
+
+/** Options of the DBBench grammar. */
+export interface DbBenchGrammarOptions {
+  /** Longest question span offered as a value, in tokens (default `grammarTuning.maxSpanTokens`, 12). */
+  maxSpanTokens?: number;
+}
+
+const steps: Record<string, (walk: Walk, context: ViewContext) => GrammarStep> = {
+  explore: exploreStep,
+  query: queryStep,
+  insert: insertStep,
+  update: updateStep,
+  answer: answerStep,
+};
+
+/**
+ * The DBBench action grammar: builds each action as staged decisions derived from the rendered view
+ * only (the instruction, the table name and headers as the prompt states them, earlier SQL and the
+ * text of its results, error messages, hints). Actions: explore (preview / distinct values of a
+ * column), query (select column, aggregate, up to three conditions, ORDER BY ... LIMIT 1), insert
+ * (a value per column), update (SET columns and values, WHERE condition), answer (which result, which
+ * format). Values come from question spans (and their number and case forms) and seen cells. Each
+ * action kind's decisions are in its own `*-step.ts`.
+ */
+export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): ActionGrammarV1 {
+  const maxSpan = options.maxSpanTokens ?? grammarTuning.maxSpanTokens;
+  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
+    const context = viewContext(view, maxSpan);
+    const walk = new Walk(chosen);
+    const kindLabel = walk.take();
+    if (kindLabel === null) return kindStep(context);
+    const step = steps[labelValue(kindLabel)] ?? answerStep;
+    return step(walk, context);
+  };
+  return {
+    specificationVersion: "v1",
+    featureCount: featureNames.length,
+    featureNames,
+    prior: priorVector(),
+    next,
+  };
+}
