@@ -65,7 +65,7 @@ describe("rule classifier", () => {
     expect(await modes(trajectory)).toContain("context-lost");
   });
 
-  it("reads DBBench conventions: an empty result answered anyway, and an answer that is not a list", async () => {
+  it("reads a query protocol's conventions: an empty result answered anyway, and an answer that is not a list", async () => {
     const harness = createHarnessConfig({ ...lookupTextHarness });
     const trajectory = await lookupEpisode(["lookup: france", "answer: Paris"], harness);
     const emptied: Trajectory = {

@@ -8,6 +8,7 @@ import {
   lookupPool,
 } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
+import { buildProfile } from "./build-profile.js";
 import { readProfileSet, writeProfileSet } from "./profile-file.js";
 import { profilePool } from "./profile-pool.js";
 import { profileDrift, reanchorProfiles } from "./reanchor.js";
@@ -35,9 +36,32 @@ describe("profiles of a pool", async () => {
       policyVersion: "lookup-sensitive@1",
       episodes: 4,
       successRate: 0.25,
-      perCategory: { capital: 0.25 },
+      perCategory: {},
     });
     expect(base?.rescueByMode).toEqual({});
+  });
+
+  it("keys per-category success by the benchmark's observable category, never the dataset's", async () => {
+    const observing = {
+      ...benchmark,
+      observableCategory: (task: { instruction: string }) =>
+        /(france|peru)\?$/.test(task.instruction) ? "latin-script" : "other-script",
+    };
+    const seen: string[] = [];
+    const { profiles: observed } = await profilePool({
+      benchmark: observing,
+      policy,
+      pool: lookupPool,
+      tasks,
+      rolloutsPerTask: 1,
+      profileBuilder: (input) => {
+        seen.push(JSON.stringify(input));
+        return buildProfile(input);
+      },
+    });
+    expect(observed.profiles["lookup-text"]?.perCategory).toEqual({ "latin-script": 0.5, "other-script": 0 });
+    expect(seen.length).toBe(3);
+    expect(seen.some((text) => text.includes('"capital"') || text.includes("gradeDetails"))).toBe(false);
   });
 
   it("fills each sibling's rescue row from the base failures", () => {

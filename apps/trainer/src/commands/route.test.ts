@@ -23,7 +23,10 @@ await writeFile(poolFile, JSON.stringify(fixtures.pool));
 await writeFile(profilesFile, JSON.stringify(fixtures.profiles));
 await writeFile(
   failedFile,
-  `${fixtures.failedGroup.map((trajectory) => JSON.stringify(trajectory)).join("\n")}\n`,
+  // The fixtures are what a router sees; a trajectory file holds the full records (category, grading).
+  `${fixtures.failedGroup
+    .map((trajectory) => JSON.stringify({ ...trajectory, category: "select", gradeDetails: {} }))
+    .join("\n")}\n`,
 );
 
 // Test equipment: a chat-completions server whose model "garbage" answers prose and "good" a ranking.
