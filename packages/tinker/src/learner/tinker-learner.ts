@@ -59,6 +59,8 @@ export class TinkerGrpoLearner implements LearnerV1 {
   private readonly options: TinkerLearnerOptions;
   private model: TrainingModelHandle | undefined;
   private updatesValue = 0;
+  /** The training checkpoint the current model holds unchanged since `save` wrote it. */
+  private heldCheckpoint: string | undefined;
 
   constructor(options: TinkerLearnerOptions) {
     this.options = options;
@@ -87,6 +89,7 @@ export class TinkerGrpoLearner implements LearnerV1 {
     const built = batch.samples.flatMap((sample, index) => sampleDatums(sample, index));
     const signalOption = options.signal === undefined ? {} : { signal: options.signal };
     const model = await this.trainingModel();
+    this.heldCheckpoint = undefined;
     const stats: LearnerStats = {
       samples: batch.samples.length,
       datums: built.length,
@@ -140,11 +143,16 @@ export class TinkerGrpoLearner implements LearnerV1 {
       samplerPath: this.options.policy.samplerPath,
       updates: this.updatesValue,
     };
+    this.heldCheckpoint = trainingPath;
     await mkdir(directory, { recursive: true });
     await writeFile(join(directory, checkpointFile), `${JSON.stringify(checkpoint, null, 2)}\n`);
   }
 
-  /** Loads what `save` wrote into a fresh model (load_weights must be a model's first request). */
+  /**
+   * Loads what `save` wrote into a fresh model (load_weights must be a model's first request). When
+   * the current model still holds exactly that checkpoint (the trainer reloads after every save),
+   * only the counters and the sampler are restored.
+   */
   async load(directory: string): Promise<void> {
     const path = join(directory, checkpointFile);
     const parsed = tinkerCheckpointSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
@@ -156,12 +164,21 @@ export class TinkerGrpoLearner implements LearnerV1 {
       });
     }
     const checkpoint = parsed.data;
+    if (this.model !== undefined && this.heldCheckpoint === checkpoint.trainingPath) {
+      this.restoreCounters(checkpoint);
+      return;
+    }
     const fresh = await this.options.client.createModel(
       checkpoint.baseModel,
       this.options.loraConfig ?? { rank: 32 },
     );
     await this.options.client.loadWeights(fresh, checkpoint.trainingPath, { optimizer: true });
     this.model = fresh;
+    this.heldCheckpoint = checkpoint.trainingPath;
+    this.restoreCounters(checkpoint);
+  }
+
+  private restoreCounters(checkpoint: z.infer<typeof tinkerCheckpointSchema>): void {
     this.updatesValue = checkpoint.updates;
     if (checkpoint.samplerPath.startsWith("tinker://")) {
       this.options.policy.useSampler(checkpoint.samplerPath, `tinker-${checkpoint.updates}`);
