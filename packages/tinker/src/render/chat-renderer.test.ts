@@ -122,6 +122,7 @@ describe("ChatRenderer loading", () => {
       "assistant",
     ]);
     expect(tiny.stopTokenIds).toEqual([1]);
+    expect(tiny.decode([])).toBe("");
   });
 
   it("names the file and field of a bad tokenizer_config.json", async () => {

@@ -125,6 +125,7 @@ export class ChatRenderer {
 
   /** Text of token ids; special tokens dropped unless `keepSpecial`. */
   decode(tokens: readonly number[], keepSpecial = false): string {
+    if (tokens.length === 0) return "";
     return this.tokenizer.decode([...tokens], { skip_special_tokens: !keepSpecial });
   }
 
