@@ -30,7 +30,7 @@ export async function startTinyStack(options: { url?: string; learningRate?: num
     baseModel: tinyBaseModel,
     loraConfig: { rank: 4, seed: 11 },
     runName: "capitals",
-    adamParams: { learning_rate: options.learningRate ?? 0.5, beta1: 0.9, beta2: 0.95, eps: 1e-8 },
+    adamParams: { learning_rate: options.learningRate ?? 1, beta1: 0.9, beta2: 0.95, eps: 1e-8 },
   });
   const benchmark = createCapitalsBenchmark();
   const close = async () => {

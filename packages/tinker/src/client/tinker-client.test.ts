@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startPair, tinyModel } from "../__fixtures__/harness.js";
 import { type Datum, floatTensor, intTensor, tokensInput } from "../protocol/datum.js";
 import type { AdamParams } from "../protocol/requests.js";
@@ -50,9 +50,8 @@ describe("TinkerClient endpoints", () => {
 
   it("sends a heartbeat every period (10 s by default) and stops on close", async () => {
     const { client, server } = await pair({ client: { clock: systemClock, heartbeatIntervalMs: 25 } });
-    await new Promise((resolve) => setTimeout(resolve, 160));
     const session = server.state.sessions.get(client.sessionId);
-    expect(session?.heartbeats).toBeGreaterThanOrEqual(3);
+    await vi.waitFor(() => expect(session?.heartbeats).toBeGreaterThanOrEqual(3), { timeout: 5000, interval: 20 });
     await client.close();
     const afterClose = session?.heartbeats;
     await new Promise((resolve) => setTimeout(resolve, 80));

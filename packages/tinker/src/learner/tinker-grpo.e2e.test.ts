@@ -42,7 +42,7 @@ describe("GRPO through the Tinker API (real HTTP, test server)", () => {
         /^tinker:\/\/model_\d+\/sampler_weights\/capitals-sampler-000012$/,
       );
       expect(before).toBeLessThan(0.25);
-      expect(after).toBeGreaterThan(before + 0.25);
+      expect(after).toBeGreaterThan(before + 0.4);
       expect(stack.server?.state.applied.optim_step).toBe(
         steps.filter((step) => step.groupsTrained > 0).length,
       );
