@@ -4,8 +4,8 @@ import { TinkerClient } from "../client/tinker-client.js";
 import { TinkerGrpoLearner } from "../learner/tinker-learner.js";
 import { TinkerSamplerPolicy } from "../policy/tinker-policy.js";
 import { ChatRenderer } from "../render/chat-renderer.js";
+import { capitalsHarness, createCapitalsBenchmark } from "../server/capitals-benchmark.js";
 import { TinkerTestServer } from "../server/test-server.js";
-import { capitalsHarness, createCapitalsBenchmark } from "./capitals-benchmark.js";
 
 /** Directory of the tiny test tokenizer. */
 export const tinyTokenizerDirectory = fileURLToPath(new URL("./tiny-tokenizer", import.meta.url));

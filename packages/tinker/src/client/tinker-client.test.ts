@@ -51,7 +51,10 @@ describe("TinkerClient endpoints", () => {
   it("sends a heartbeat every period (10 s by default) and stops on close", async () => {
     const { client, server } = await pair({ client: { clock: systemClock, heartbeatIntervalMs: 25 } });
     const session = server.state.sessions.get(client.sessionId);
-    await vi.waitFor(() => expect(session?.heartbeats).toBeGreaterThanOrEqual(3), { timeout: 5000, interval: 20 });
+    await vi.waitFor(() => expect(session?.heartbeats).toBeGreaterThanOrEqual(3), {
+      timeout: 5000,
+      interval: 20,
+    });
     await client.close();
     const afterClose = session?.heartbeats;
     await new Promise((resolve) => setTimeout(resolve, 80));

@@ -1,3 +1,4 @@
+export * from "./capitals-benchmark.js";
 export * from "./fault-plan.js";
 export * from "./server-state.js";
 export * from "./test-server.js";

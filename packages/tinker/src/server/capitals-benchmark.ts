@@ -24,7 +24,7 @@ export const capitalsHarness: HarnessConfig = createHarnessConfig({
 
 /**
  * Test equipment: a one-step benchmark small enough for the test server's tiny model over the tiny
- * tokenizer of `tiny-tokenizer/` (the prompt is `capital COUNTRY`, the answer one word). The answer
+ * tokenizer of `src/__fixtures__/tiny-tokenizer/` (the prompt is `capital COUNTRY`, the answer one word). The answer
  * lives only in the environment, never in the task or the view.
  */
 export function createCapitalsBenchmark(): BenchmarkV1 {
