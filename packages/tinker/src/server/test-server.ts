@@ -38,6 +38,8 @@ export interface ReceivedRequest {
   apiKey: string | undefined;
   /** Parsed JSON body. */
   body: unknown;
+  /** HTTP status answered (undefined when the connection was dropped). */
+  status?: number;
 }
 
 type Reply = { status: number; body: unknown };
@@ -104,7 +106,13 @@ export class TinkerTestServer {
     const endpoint = (request.url ?? "").replace(/^\/api\/v1/, "").split("?")[0] ?? "";
     const body = await readBody(request);
     const idempotencyKey = header(request, "x-idempotency-key");
-    this.received.push({ endpoint, idempotencyKey, apiKey: header(request, "x-api-key"), body });
+    const received: ReceivedRequest = {
+      endpoint,
+      idempotencyKey,
+      apiKey: header(request, "x-api-key"),
+      body,
+    };
+    this.received.push(received);
     const fault = this.faults.take(endpoint);
     if (fault?.kind === "drop-before") {
       request.socket.destroy();
@@ -112,6 +120,7 @@ export class TinkerTestServer {
     }
     const immediate = faultReply(fault, endpoint, body);
     if (immediate !== undefined) {
+      received.status = immediate.status;
       send(response, immediate);
       return;
     }
@@ -128,6 +137,7 @@ export class TinkerTestServer {
       request.socket.destroy();
       return;
     }
+    received.status = reply.status;
     send(response, reply);
   }
 
