@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Datum, LossFunction, ModelInput } from "../protocol/datum.js";
 import {
   createModelReplySchema,
+  createModelResultSchema,
   createSamplingSessionReplySchema,
   createSessionReplySchema,
   type ForwardBackwardResult,
@@ -66,6 +67,7 @@ export class TinkerClient {
   private readonly tryAgainDelayMs: number;
   private sessionIdValue: string | undefined;
   private samplingSessionCount = 0;
+  private modelCount = 0;
   private heartbeatStop: AbortController | undefined;
   private heartbeatLoop: Promise<void> | undefined;
   /** Heartbeats the server acknowledged. */
@@ -143,7 +145,10 @@ export class TinkerClient {
     this.heartbeatLoop = undefined;
   }
 
-  /** POST /create_model: a LoRA model on `baseModel`. */
+  /**
+   * POST /create_model: a LoRA model on `baseModel`. The reply is a future whose result names the
+   * model (thinking-machines-lab/tinker `service_client.py` awaits it); SkyRL also names it at once.
+   */
   async createModel(
     baseModel: string,
     loraConfig: LoraConfig,
@@ -151,16 +156,29 @@ export class TinkerClient {
   ): Promise<TrainingModelHandle> {
     const body = {
       session_id: this.sessionId,
+      model_seq_id: this.modelCount++,
       base_model: baseModel,
       lora_config: loraConfig,
       type: "create_model",
     };
-    const key = this.transport.newIdempotencyKey();
-    const reply = await this.transport.call("POST", "/create_model", body, createModelReplySchema, {
-      ...options,
-      idempotencyKey: key,
-    });
-    return { modelId: reply.model_id, baseModel, nextSeqId: 1 };
+    const idempotencyKey = this.transport.newIdempotencyKey();
+    const send = () =>
+      this.transport.call("POST", "/create_model", body, createModelReplySchema, {
+        ...options,
+        idempotencyKey,
+      });
+    const reply = await send();
+    let modelId = reply.model_id;
+    if (reply.request_id !== undefined) {
+      const resend = async () => (await send()).request_id ?? reply.request_id ?? "";
+      const result = await awaitFuture(this.transport, reply.request_id, createModelResultSchema, resend, {
+        tryAgainDelayMs: this.tryAgainDelayMs,
+        ...options,
+      });
+      modelId = result.model_id;
+    }
+    if (modelId === undefined) throw new Error("create_model answered neither a model id nor a future");
+    return { modelId, baseModel, nextSeqId: 1 };
   }
 
   /** POST /get_info. */

@@ -38,10 +38,13 @@ export const futureReplySchema = z.object({
   status: z.string().optional(),
 });
 
-/** Reply of /create_model (SkyRL answers the model id directly, plus a future). */
+/**
+ * Reply of /create_model: a future (Tinker answers only `request_id`; SkyRL adds the model id), whose
+ * result is `createModelResultSchema`.
+ */
 export const createModelReplySchema = z.object({
-  /** The new model. */
-  model_id: z.string(),
+  /** The new model (SkyRL). */
+  model_id: z.string().optional(),
   /** Base model. */
   base_model: z.string().optional(),
   /** LoRA settings echoed. */
@@ -50,6 +53,16 @@ export const createModelReplySchema = z.object({
   status: z.string().optional(),
   /** Future of the model's creation, when the server queues it. */
   request_id: z.string().optional(),
+});
+
+/** Result of the create_model future (SDK `CreateModelResponse`, SkyRL `CreateModelOutput`). */
+export const createModelResultSchema = z.object({
+  /** The new model. */
+  model_id: z.string(),
+  /** Base model (SkyRL). */
+  base_model: z.string().optional(),
+  /** Discriminator. */
+  type: z.string().optional(),
 });
 
 /** Reply of /get_info. */

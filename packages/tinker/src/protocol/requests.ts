@@ -51,6 +51,10 @@ export const createModelRequestSchema = z.object({
   base_model: z.string(),
   /** LoRA settings. */
   lora_config: loraConfigSchema,
+  /** Counter of models created in the session (the SDK's `model_seq_id`). */
+  model_seq_id: z.number().int().nonnegative().optional(),
+  /** Free metadata. */
+  user_metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   /** Role of the model (`policy` by default on SkyRL). */
   model_role: z.string().optional(),
   /** Discriminator. */

@@ -234,12 +234,24 @@ export class TinkerTestServer {
   private createModel(request: z.infer<typeof createModelRequestSchema>): Reply {
     if (!this.state.sessions.has(request.session_id)) throw new HttpRefusal(404, "Session not found");
     const model = this.state.createModel(request.base_model, request.lora_config.seed);
+    const future = {
+      id: this.state.nextId("request"),
+      readyAt: 0,
+      done: true,
+      result: {
+        model_id: model.id,
+        base_model: request.base_model,
+        lora_config: request.lora_config,
+        type: "create_model",
+      },
+    };
+    this.state.futures.set(future.id, future);
     return ok({
       model_id: model.id,
       base_model: request.base_model,
       lora_config: request.lora_config,
       status: "created",
-      request_id: this.state.nextId("request"),
+      request_id: future.id,
     });
   }
 
