@@ -1,10 +1,18 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultTrainerConfig, type StepMetrics, trainGrpo } from "@hs/rescue-grpo";
+import { createHarnessConfig } from "@hs/harness";
+import {
+  collectGroup,
+  defaultTrainerConfig,
+  type GroupRescuer,
+  type StepMetrics,
+  trainGrpo,
+} from "@hs/rescue-grpo";
 import { afterAll, describe, expect, it } from "vitest";
 import { meanReward, startTinyStack } from "../__fixtures__/tiny-stack.js";
-import { sampleRequestSchema } from "../protocol/requests.js";
+import { forwardBackwardRequestSchema, sampleRequestSchema } from "../protocol/requests.js";
+import { capitalsHarness } from "../server/capitals-benchmark.js";
 
 const directories: string[] = [];
 afterAll(async () => {
@@ -120,4 +128,52 @@ describe("GRPO through the Tinker API (real HTTP, test server)", () => {
       await first.close();
     }
   }, 60_000);
+
+  it("trains rescued groups on the sibling's own view tokens (GRPO with rescue)", async () => {
+    const stack = await startTinyStack();
+    const outDirectory = await mkdtemp(join(tmpdir(), "hs-tinker-rescue-"));
+    directories.push(outDirectory);
+    const sibling = createHarnessConfig({
+      ...capitalsHarness,
+      id: "capitals-system",
+      prompt: { ...capitalsHarness.prompt, system: "capital" },
+    });
+    let rescued = 0;
+    const rescue: GroupRescuer = async (group, context) => {
+      const seeds = group.trajectories.map((_, index) => 7000 + context.step * 100 + index);
+      const attempt = await collectGroup({
+        task: group.task,
+        benchmark: stack.benchmark,
+        harness: sibling,
+        policy: stack.policy,
+        seeds,
+      });
+      const solved = attempt.trajectories.some((trajectory) => trajectory.success);
+      if (solved) rescued++;
+      return { group: solved ? attempt : null, rollouts: seeds.length, trajectories: attempt.trajectories };
+    };
+    try {
+      const { tasks } = await stack.benchmark.loadTasks({ split: "train" });
+      const steps: StepMetrics[] = [];
+      await trainGrpo(
+        { ...stack, tasks, outDirectory, rescue, onStep: (metrics) => steps.push(metrics) },
+        { ...config(8 * 4 * 6), method: "harness-s" },
+      );
+      expect(steps.reduce((sum, step) => sum + step.rolloutsRescue, 0)).toBeGreaterThan(0);
+      expect(rescued).toBeGreaterThan(0);
+      const trained = (stack.server?.received ?? [])
+        .filter((request) => request.endpoint === "/forward_backward")
+        .flatMap((request) => forwardBackwardRequestSchema.parse(request.body).forward_backward_input.data);
+      const systemRole = stack.renderer.tokenizer.token_to_id("system");
+      const siblingDatums = trained.filter((datum) => datum.model_input.chunks[0]?.tokens[1] === systemRole);
+      expect(siblingDatums.length).toBeGreaterThanOrEqual(8 * rescued);
+      for (const datum of siblingDatums) {
+        expect(stack.renderer.decode(datum.model_input.chunks[0]?.tokens.slice(0, 8) ?? [], true)).toMatch(
+          /^<\|im_start\|> system capital <\|im_end\|> <\|im_start\|> user capital \w+/,
+        );
+      }
+    } finally {
+      await stack.close();
+    }
+  }, 90_000);
 });
