@@ -2,6 +2,7 @@ import type { Command } from "../command.js";
 import { engineDiffCommand } from "./engine-diff.js";
 import { evalCommand } from "./eval.js";
 import { evolveCommand } from "./evolve.js";
+import { exportCommand } from "./export.js";
 import { goldReplayCommand } from "./gold-replay.js";
 import { profileCommand } from "./profile.js";
 import { quickstartCommand } from "./quickstart.js";
@@ -20,4 +21,5 @@ export const commands: Command[] = [
   reportCommand,
   goldReplayCommand,
   engineDiffCommand,
+  exportCommand,
 ];

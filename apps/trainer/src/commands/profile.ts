@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { createRuleClassifier, readPool } from "@hs/evolution";
-import { genericConventions } from "@hs/harness";
-import { appendTrajectories } from "@hs/harness";
+import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
