@@ -90,13 +90,11 @@ export async function startFaultServer(): Promise<FaultServer> {
     }
     const output = answer(String(body.task_id ?? ""), path, body);
     if (output === undefined) {
-      response
-        .writeHead(400, { "content-type": "application/json" })
-        .end(
-          JSON.stringify({
-            detail: `The active task world is ${world}. But you have requested to operate on ${String(body.task_id)}`,
-          }),
-        );
+      response.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          detail: `The active task world is ${world}. But you have requested to operate on ${String(body.task_id)}`,
+        }),
+      );
       return;
     }
     const shaped = fault.kind === "bad-shape" ? { result: output } : { output };
