@@ -48,3 +48,21 @@ export function callApi(
     };
   }
 }
+
+/** A fresh session: no tokens, not completed. */
+export function newSession(): WorldSession {
+  return { tokens: new Map(), tokensIssued: 0, completed: false, answer: null, apiCalls: 0 };
+}
+
+/**
+ * Calls an API as the supervisor without a token (for building a task's expected state); throws when
+ * the API refuses, since a reference effect that fails is a bug of the scenario.
+ */
+export function actAsSupervisor(database: WorldDatabase, session: WorldSession) {
+  return (app: string, name: string, given: Record<string, unknown> = {}): unknown => {
+    const api = findApi(app, name);
+    const values = validateArguments(api.parameters, given);
+    const user = database.people[0]?.email ?? "";
+    return api.handle({ database, arguments: values, user, session });
+  };
+}

@@ -1,0 +1,5 @@
+import { oneAppScenarios } from "./one-app-scenarios.js";
+import type { ScenarioDefinition } from "./scenario.js";
+
+/** Every scenario of the offline world. */
+export const scenarioCatalog: readonly ScenarioDefinition[] = [...oneAppScenarios];
