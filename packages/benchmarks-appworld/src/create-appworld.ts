@@ -262,6 +262,8 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
       await world.close();
     },
   };
-  if (offline) benchmark.goldReplay = (replayOptions) => offlineGoldReplay(benchmark, replayOptions);
+  if (offline)
+    benchmark.goldReplay = (replayOptions) =>
+      offlineGoldReplay(benchmark, replayOptions, options.parallelism ?? 4);
   return benchmark;
 }

@@ -49,35 +49,43 @@ async function runEpisode(
 export async function offlineGoldReplay(
   benchmark: BenchmarkV1,
   options: GoldReplayOptionsV1,
+  concurrency = 1,
 ): Promise<GoldReplayReportV1> {
   const { tasks } = await benchmark.loadTasks(options.tasks);
   const failures: GoldReplayFailure[] = [];
   let passed = 0;
   let emptyPassed = 0;
   let executeMs = 0;
+  let done = 0;
+  let next = 0;
   const started = performance.now();
-  for (const [index, task] of tasks.entries()) {
-    if (options.signal?.aborted) break;
-    const gold = offlineTasks().get(task.id);
-    const reference = await runEpisode(benchmark, task, gold?.solution ?? "");
-    executeMs += reference.executeMs;
-    if (reference.success) passed += 1;
-    else failures.push({ taskId: task.id, reason: reference.reason });
-    const empty = await runEpisode(benchmark, task, null);
-    if (empty.success) {
-      emptyPassed += 1;
-      failures.push({ taskId: task.id, reason: "the empty solution passed" });
+  const worker = async () => {
+    while (next < tasks.length && options.signal?.aborted !== true) {
+      const task = tasks[next] as Task;
+      next += 1;
+      const reference = await runEpisode(benchmark, task, offlineTasks().get(task.id)?.solution ?? "");
+      executeMs += reference.executeMs;
+      if (reference.success) passed += 1;
+      else failures.push({ taskId: task.id, reason: reference.reason });
+      const empty = await runEpisode(benchmark, task, null);
+      if (empty.success) {
+        emptyPassed += 1;
+        failures.push({ taskId: task.id, reason: "the empty solution passed" });
+      }
+      done += 1;
+      options.onProgress?.(done, tasks.length, task.id);
     }
-    options.onProgress?.(index + 1, tasks.length, task.id);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   const seconds = (performance.now() - started) / 1000;
   return {
     passed,
     total: tasks.length,
     emptyPassed,
-    failures,
+    failures: failures.sort((left, right) => left.taskId.localeCompare(right.taskId)),
     details: {
       world: "offline",
+      concurrency,
       seconds: Math.round(seconds * 100) / 100,
       episodesPerSecond: Math.round(((2 * tasks.length) / Math.max(seconds, 1e-9)) * 100) / 100,
       meanReferenceExecuteMs: Math.round((executeMs / Math.max(tasks.length, 1)) * 10) / 10,

@@ -28,12 +28,8 @@ export function callApi(
   try {
     const api = findApi(app, name);
     let user = database.people[0]?.email ?? "";
-    let rest = given;
-    if (api.auth) {
-      user = authenticate(api, session, given);
-      const { access_token: _token, ...others } = given;
-      rest = others;
-    }
+    const { access_token: _token, ...rest } = given;
+    if (api.auth) user = authenticate(api, session, given);
     const values = validateArguments(api.parameters, rest);
     return {
       ok: true,

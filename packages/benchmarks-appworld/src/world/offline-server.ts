@@ -96,6 +96,8 @@ export class OfflineAppWorldServer {
   private readonly server: Server;
   private world: ActiveWorld | undefined;
   private address: string | undefined;
+  /** A shell started ahead of the next `/initialize`, so starting Python overlaps other work. */
+  private spare: Promise<PythonShell> | undefined;
 
   constructor(private readonly options: OfflineServerOptions = {}) {
     this.server = createServer((request, response) => {
@@ -113,12 +115,42 @@ export class OfflineAppWorldServer {
   async listen(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.spare = this.startShell();
     return this.address;
+  }
+
+  private startShell(): Promise<PythonShell> {
+    const shell = new PythonShell({
+      callApi: (app, api, args) => {
+        const world = this.world;
+        if (world === undefined || world.shell !== shell)
+          return { ok: false, status: 400, message: "AppWorld has not been initialized." };
+        return callApi(world.database, world.session, app, api, args);
+      },
+      ...(this.options.sandbox === undefined ? {} : { sandbox: this.options.sandbox }),
+      ...(this.options.timeoutSeconds === undefined ? {} : { timeoutSeconds: this.options.timeoutSeconds }),
+      ...(this.options.maxOutputChars === undefined ? {} : { maxOutputChars: this.options.maxOutputChars }),
+    });
+    const started = shell.start().then(() => shell);
+    started.catch(() => {});
+    return started;
+  }
+
+  private async takeShell(): Promise<PythonShell> {
+    const spare = this.spare ?? this.startShell();
+    this.spare = this.startShell();
+    return await spare;
   }
 
   /** Closes the world and the server. */
   async close(): Promise<void> {
     await this.closeWorld();
+    const spare = this.spare;
+    this.spare = undefined;
+    await spare?.then(
+      (shell) => shell.close(),
+      () => {},
+    );
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

@@ -100,6 +100,11 @@ export class PythonShell {
     };
   }
 
+  /** Changes the per-call time limit (applies from the next execute). */
+  setTimeoutSeconds(seconds: number): void {
+    this.options.timeoutSeconds = seconds;
+  }
+
   /** The sandbox in use. */
   get sandbox(): SandboxMode {
     return this.options.sandbox;

@@ -1,5 +1,6 @@
 import { oneAppScenarios } from "./one-app-scenarios.js";
+import { questionScenarios } from "./question-scenarios.js";
 import type { ScenarioDefinition } from "./scenario.js";
 
 /** Every scenario of the offline world. */
-export const scenarioCatalog: readonly ScenarioDefinition[] = [...oneAppScenarios];
+export const scenarioCatalog: readonly ScenarioDefinition[] = [...oneAppScenarios, ...questionScenarios];
