@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createAppWorld } from "../create-appworld.js";
 
-const appworld = createAppWorld({ parallelism: 2 });
+const appworld = createAppWorld({ parallelism: 3 });
 afterAll(async () => {
   await appworld.close();
 });
