@@ -24,7 +24,7 @@ import { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-
 import type { TaskInfo } from "./protocol/schemas.js";
 import { ServerPool } from "./protocol/server-pool.js";
 import { offlineGoldReplay } from "./replay/gold-replay.js";
-import { offlineTasks } from "./world/offline-tasks.js";
+import { offlineTask, offlineTaskIds } from "./world/offline-tasks.js";
 import { OfflineWorld } from "./world/offline-world.js";
 import type { SandboxMode } from "./world/python-shell.js";
 import { type OfflineSplit, offlineSplits } from "./world/world-task.js";
@@ -62,23 +62,18 @@ export interface AppWorld extends BenchmarkV1 {
 /** The real AppWorld's splits (data/datasets/*.txt). */
 export const realSplits = ["train", "dev", "test_normal", "test_challenge"] as const;
 
-const appNamesForRouting = [
-  "spotify",
-  "venmo",
-  "gmail",
-  "simple_note",
-  "todoist",
-  "splitwise",
-  "amazon",
-  "file_system",
-  "music",
-  "payments",
-  "email",
-  "notes",
-  "to-do",
-  "todo",
-  "phone",
-  "files",
+/** App names and the words that name them in instructions (AppWorld's own apps and the offline ones). */
+const appWords: ReadonlyArray<[string, RegExp]> = [
+  ...["spotify", "venmo", "gmail", "simple_note", "todoist", "splitwise", "amazon", "file_system"].map(
+    (name): [string, RegExp] => [name, new RegExp(`\\b${name}\\b`)],
+  ),
+  ["music", /\b(music|playlists?|songs?)\b/],
+  ["payments", /\b(payments?|paid|pay)\b/],
+  ["email", /\b(e-?mails?|inbox|drafts?)\b/],
+  ["notes", /\bnotes?\b/],
+  ["todo", /\bto-?do\b/],
+  ["phone", /\b(phone|contacts?|alarms?|text messages?)\b/],
+  ["files", /\b(files?|director(y|ies))\b/],
 ];
 
 /** A Task from the server's description (no gold: AppWorld's task description holds none). */
@@ -101,12 +96,12 @@ export function taskFromInfo(info: TaskInfo, split: string, category: string): T
 }
 
 function offlineCategory(taskId: string): string {
-  const task = offlineTasks().get(taskId);
+  const task = offlineTask(taskId);
   return task === undefined ? "unknown" : `difficulty_${task.difficulty}:${task.scenarioId}`;
 }
 
 function offlineInfo(taskId: string): TaskInfo | undefined {
-  const task = offlineTasks().get(taskId);
+  const task = offlineTask(taskId);
   if (task === undefined) return undefined;
   const supervisor = task.start.people[0];
   return {
@@ -224,10 +219,10 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
         );
       }
       if (offline) {
-        const tasks = [...offlineTasks().values()].filter((task) => task.split === (split as OfflineSplit));
+        const ids = offlineTaskIds(split as OfflineSplit);
         return {
-          tasks: tasks.map((task) =>
-            taskFromInfo(offlineInfo(task.taskId) as TaskInfo, split, offlineCategory(task.taskId)),
+          tasks: ids.map((taskId) =>
+            taskFromInfo(offlineInfo(taskId) as TaskInfo, split, offlineCategory(taskId)),
           ),
           problems: [],
         };
@@ -252,11 +247,11 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     summarize: summarizeAppWorld,
     observableCategory(task: Task): string {
       const text = task.instruction.toLowerCase();
-      const found = appNamesForRouting
-        .map((name) => ({ name, at: text.search(new RegExp(`\\b${name}\\b`)) }))
+      const found = appWords
+        .map(([name, pattern]) => ({ name, at: text.search(pattern) }))
         .filter((entry) => entry.at >= 0)
         .sort((left, right) => left.at - right.at)[0];
-      return found === undefined ? "appworld" : found.name === "to-do" ? "todo" : found.name;
+      return found?.name ?? "appworld";
     },
     async close() {
       await world.close();

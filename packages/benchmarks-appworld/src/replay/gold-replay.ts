@@ -6,7 +6,7 @@ import type {
   Task,
 } from "@hs/harness";
 import { executeToolName } from "../presets.js";
-import { offlineTasks } from "../world/offline-tasks.js";
+import { offlineTask } from "../world/offline-tasks.js";
 
 async function runEpisode(
   benchmark: BenchmarkV1,
@@ -63,7 +63,7 @@ export async function offlineGoldReplay(
     while (next < tasks.length && options.signal?.aborted !== true) {
       const task = tasks[next] as Task;
       next += 1;
-      const reference = await runEpisode(benchmark, task, offlineTasks().get(task.id)?.solution ?? "");
+      const reference = await runEpisode(benchmark, task, offlineTask(task.id)?.solution ?? "");
       executeMs += reference.executeMs;
       if (reference.success) passed += 1;
       else failures.push({ taskId: task.id, reason: reference.reason });

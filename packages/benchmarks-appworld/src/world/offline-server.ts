@@ -8,7 +8,7 @@ import { allApiDocs } from "./apps/registry.js";
 import { callApi, newSession } from "./call-api.js";
 import { cloneDatabase, type WorldDatabase } from "./database.js";
 import { gradeWorld } from "./grade-world.js";
-import { offlineTasks } from "./offline-tasks.js";
+import { offlineTask } from "./offline-tasks.js";
 import { PythonShell, type SandboxMode } from "./python-shell.js";
 import type { WorldTask } from "./world-task.js";
 
@@ -192,7 +192,7 @@ export class OfflineAppWorldServer {
   }
 
   private task(taskId: string): WorldTask {
-    const task = offlineTasks().get(taskId);
+    const task = offlineTask(taskId);
     if (task === undefined) throw new HttpProblem(404, `there is no task "${taskId}" in the offline world`);
     return task;
   }

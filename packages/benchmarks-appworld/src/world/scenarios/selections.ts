@@ -11,7 +11,7 @@ export function personOf(database: WorldDatabase, variant: 1 | 2 | 3, offset = 0
 }
 
 /** "First Last". */
-export function nameOf(person: { first_name: unknown; last_name: unknown }): string {
+export function nameOf(person: Readonly<Record<string, unknown>> | Person): string {
   return `${String(person.first_name)} ${String(person.last_name)}`;
 }
 
