@@ -2,7 +2,7 @@
 // bubblewrap-sandboxed python3), and the cost of one execute beside the API work it does.
 // Usage (after `pnpm --filter @hs/benchmarks-appworld build`):
 //   node packages/benchmarks-appworld/bench/appworld-gold-replay.mjs [--split train|dev|test] [--parallelism N] [--json]
-import { AppWorldClient, createAppWorld } from "../dist/index.js";
+import { createAppWorld } from "../dist/index.js";
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -21,9 +21,6 @@ for (const split of splits) {
 const [task] = (await appworld.loadTasks({ split: "train" })).tasks;
 const environment = await appworld.createEnvironment(task, { seed: 0 });
 await environment.reset();
-const url = environment.serverUrl;
-const client = new AppWorldClient({ baseUrl: url });
-await client.close().catch(() => {});
 async function timeCells(code, repeats) {
   const started = performance.now();
   for (let index = 0; index < repeats; index += 1)

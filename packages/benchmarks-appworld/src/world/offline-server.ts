@@ -215,17 +215,11 @@ export class OfflineAppWorldServer {
     await this.closeWorld();
     const database = cloneDatabase(task.start);
     const session = newSession();
-    const timeout =
-      typeof body.timeout_seconds === "number" ? body.timeout_seconds : this.options.timeoutSeconds;
-    const shell = new PythonShell({
-      callApi: (app, api, args) => callApi(database, session, app, api, args),
-      ...(this.options.sandbox === undefined ? {} : { sandbox: this.options.sandbox }),
-      ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
-      ...(this.options.maxOutputChars === undefined ? {} : { maxOutputChars: this.options.maxOutputChars }),
-    });
+    const shell = await this.takeShell();
+    if (typeof body.timeout_seconds === "number" && body.timeout_seconds > 0)
+      shell.setTimeoutSeconds(body.timeout_seconds);
     const experimentName = typeof body.experiment_name === "string" ? body.experiment_name : "default";
     this.world = { task, database, session, shell, experimentName, log: [] };
-    await shell.start();
     return taskInfo(task);
   }
 

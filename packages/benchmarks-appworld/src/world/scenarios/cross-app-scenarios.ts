@@ -25,7 +25,7 @@ function contactsWith(database: WorldDatabase, relationship: string): Row[] {
   return ownRows(database, "phone.contacts").filter((row) => row.relationship === relationship);
 }
 
-const payRelationship = crossApp("payrelationship", ["phone", "payments"], (database, variant) => {
+const payRelationship = crossApp("payrelationship", ["phone", "payments"], (_database, variant) => {
   const relationship = pick(["family", "roommate", "coworker"], variant);
   const amount = pick([25, 12.5, 40], variant);
   const description = pick(["Gift from me", "Utilities share", "Team lunch"], variant);
@@ -224,7 +224,7 @@ apis.supervisor.complete_task()
   };
 });
 
-const phonesNote = crossApp("phonesnote", ["phone", "notes"], (database, variant) => {
+const phonesNote = crossApp("phonesnote", ["phone", "notes"], (_database, variant) => {
   const relationship = pick(["coworker", "family", "friend"], variant);
   const title = pick(["Work phone list", "Family numbers", "Friends to call"], variant);
   const lines = (start: WorldDatabase) =>
