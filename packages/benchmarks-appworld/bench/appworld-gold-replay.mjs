@@ -17,27 +17,42 @@ for (const split of splits) {
   reports[split] = await appworld.goldReplay({ tasks: { split } });
 }
 
-// The cost of one execute: an empty cell, a cell with one API call, a cell with 20 API calls.
+// The cost of one execute: an empty cell, one API call, 100 API calls (medians, interleaved), and the
+// same API's work alone, in process, without the shell and the pipe.
 const [task] = (await appworld.loadTasks({ split: "train" })).tasks;
 const environment = await appworld.createEnvironment(task, { seed: 0 });
 await environment.reset();
-async function timeCells(code, repeats) {
-  const started = performance.now();
-  for (let index = 0; index < repeats; index += 1)
+const cells = {
+  empty: "pass",
+  oneApi: "apis.supervisor.show_profile()",
+  hundredApis: "for _ in range(100):\n    apis.supervisor.show_profile()",
+};
+const samples = { empty: [], oneApi: [], hundredApis: [] };
+for (let round = 0; round < 15; round += 1) {
+  for (const [name, code] of Object.entries(cells)) {
+    const started = performance.now();
     await environment.step({ id: "t", name: "execute", arguments: { code } });
-  return (performance.now() - started) / repeats;
+    samples[name].push(performance.now() - started);
+  }
 }
-const emptyMs = await timeCells("pass", 20);
-const oneApiMs = await timeCells("apis.supervisor.show_profile()", 20);
-const twentyApiMs = await timeCells("for _ in range(20):\n    apis.supervisor.show_profile()", 10);
 await environment.close();
 await appworld.close();
-
+const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+const { callApi, newSession } = await import("../dist/world/call-api.js");
+const { offlineTask } = await import("../dist/world/offline-tasks.js");
+const world = structuredClone(offlineTask(task.id).start);
+const session = newSession();
+const inProcessStarted = performance.now();
+for (let index = 0; index < 2000; index += 1) callApi(world, session, "supervisor", "show_profile", {});
+const inProcessMs = (performance.now() - inProcessStarted) / 2000;
+const round1 = (value) => Math.round(value * 10) / 10;
 const cost = {
-  executeEmptyMs: Math.round(emptyMs * 10) / 10,
-  executeOneApiMs: Math.round(oneApiMs * 10) / 10,
-  executeTwentyApisMs: Math.round(twentyApiMs * 10) / 10,
-  perApiCallMs: Math.round(((twentyApiMs - emptyMs) / 20) * 100) / 100,
+  executeEmptyMs: round1(median(samples.empty)),
+  executeOneApiMs: round1(median(samples.oneApi)),
+  executeHundredApisMs: round1(median(samples.hundredApis)),
+  perApiCallInShellMs:
+    Math.round(((median(samples.hundredApis) - median(samples.empty)) / 100) * 1000) / 1000,
+  perApiCallInProcessMs: Math.round(inProcessMs * 1000) / 1000,
 };
 if (argv.includes("--json")) {
   console.log(JSON.stringify({ reports, cost }));

@@ -115,6 +115,7 @@ export class OfflineAppWorldServer {
   async listen(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server.unref();
     this.spare = this.startShell();
     return this.address;
   }

@@ -145,6 +145,11 @@ export class PythonShell {
     child.on("exit", () => {
       if (current()) this.deliver(null);
     });
+    // An idle shell must not keep the process alive (a caller that forgets close() still exits, and
+    // --die-with-parent ends the sandbox); a pending execute is kept alive by its own timer.
+    child.unref();
+    (channel as Duplex & { unref?: () => void }).unref?.();
+    (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
     this.process = child;
     this.channel = channel;
     this.buffer = "";
