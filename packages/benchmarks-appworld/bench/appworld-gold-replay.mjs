@@ -1,7 +1,7 @@
 // Gold replay of the offline AppWorld world through the real path (HTTP client -> offline server ->
 // bubblewrap-sandboxed python3), and the cost of one execute beside the API work it does.
 // Usage (after `pnpm --filter @hs/benchmarks-appworld build`):
-//   node packages/benchmarks-appworld/bench/appworld-gold-replay.mjs [--split train|dev|test] [--parallelism N] [--json]
+//   node packages/benchmarks-appworld/bench/appworld-gold-replay.mjs [--split train|dev|test] [--parallelism N] [--cost-only] [--json]
 import { createAppWorld } from "../dist/index.js";
 
 const argv = process.argv.slice(2);
@@ -13,7 +13,7 @@ const parallelism = Number(option("parallelism", "2"));
 const splits = option("split") === undefined ? ["train", "dev", "test"] : [option("split")];
 const appworld = createAppWorld({ parallelism });
 const reports = {};
-for (const split of splits) {
+for (const split of argv.includes("--cost-only") ? [] : splits) {
   reports[split] = await appworld.goldReplay({ tasks: { split } });
 }
 
@@ -64,6 +64,9 @@ if (argv.includes("--json")) {
     for (const failure of report.failures) console.log(`  FAIL ${failure.taskId}: ${failure.reason}`);
   }
   console.log(
-    `one execute: empty cell ${cost.executeEmptyMs} ms, one API call ${cost.executeOneApiMs} ms, 20 API calls ${cost.executeTwentyApisMs} ms (${cost.perApiCallMs} ms per API call)`,
+    `one execute (median of 15): empty cell ${cost.executeEmptyMs} ms, one API call ${cost.executeOneApiMs} ms, 100 API calls ${cost.executeHundredApisMs} ms`,
+  );
+  console.log(
+    `per API call: ${cost.perApiCallInShellMs} ms from the shell over the pipe, ${cost.perApiCallInProcessMs} ms of API work in process`,
   );
 }
