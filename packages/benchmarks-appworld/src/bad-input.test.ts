@@ -60,6 +60,15 @@ describe("bad agent code is an observation, never a crash", () => {
         /Unexpected parameter \\"colour\\"/,
       );
       expect((await run(environment, "apis.notes.show_notes(access_token='forged')")).content).toMatch(/401/);
+      expect(await environment.step({ id: "y", name: "shell", arguments: { code: "1" } })).toMatchObject({
+        isError: true,
+        done: false,
+      });
+      expect(await environment.step({ id: "z", name: "execute", arguments: { code: 42 } })).toMatchObject({
+        isError: true,
+        content: 'The "code" argument must be a string of Python.',
+      });
+      expect((await run(environment, "def broken(:\n    pass")).content).toMatch(/SyntaxError/);
       const after = await run(environment, "print(len(apis.notes.show_notes(access_token=token)))");
       expect(after).toMatchObject({ isError: false, done: false });
       expect((await environment.grade()).success).toBe(false);
