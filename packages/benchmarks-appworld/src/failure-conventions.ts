@@ -6,7 +6,7 @@ const changeVerbs =
 
 /**
  * AppWorld's observable conventions: a list API's empty page prints `[]`; the episode ends with an
- * `execute` whose code calls `apis.supervisor.complete_task`; code that calls a state-changing API
+ * `execute` whose code calls `apis.supervisor.complete_task`; code that calls a state-changing API of an app
  * changes the world.
  */
 export const appworldConventions: FailureConventions = {
@@ -16,5 +16,5 @@ export const appworldConventions: FailureConventions = {
   emptyAnswerPattern: "^(|none|null|\\[\\s*\\])$",
   answerArgument: null,
   submitTools: [],
-  changePattern: `apis\\.\\w+\\.(${changeVerbs})_\\w*\\(`,
+  changePattern: `apis\\.(?!supervisor\\.)\\w+\\.(${changeVerbs})_\\w*\\(`,
 };
