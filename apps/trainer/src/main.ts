@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { checkArguments } from "./arguments.js";
 import { type Command, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
 
@@ -26,7 +27,9 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   try {
     const parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
-    return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+    const args = { values: parsed.values, positionals: parsed.positionals };
+    checkArguments(command.name, args);
+    return await command.run(args, io);
   } catch (error) {
     if (
       error instanceof UsageError ||

@@ -71,6 +71,11 @@ export interface EvolveOptions extends EpisodeRunner {
   now?: () => number;
   /** Progress lines. */
   onProgress?: (message: string) => void;
+  /**
+   * Called once for each classifier that threw while labelling a base failure (the episode keeps the
+   * labels of the other classifiers). Absent: such failures are not reported.
+   */
+  onClassifierError?: (classifierId: string, error: unknown, trajectoryId: string) => void;
 }
 
 /** One validated candidate. */
@@ -172,7 +177,10 @@ export async function evolvePool(
     baseTrajectories.push(
       trajectory.success
         ? trajectory
-        : await labelTrajectory(trajectory, classifiers, { task: taskOf(trajectory) }),
+        : await labelTrajectory(trajectory, classifiers, {
+            task: taskOf(trajectory),
+            onError: (classifierId, error) => options.onClassifierError?.(classifierId, error, trajectory.id),
+          }),
     );
   }
   const failures = baseTrajectories.filter((trajectory) => !trajectory.success);

@@ -199,7 +199,10 @@ export const builtinOperators: readonly MutationOperator[] = [
         if (draft.actionFormat.kind !== "text") return;
         for (const rule of draft.actionFormat.rules) {
           for (const [tag, spellings] of aliases) {
-            rule.pattern = rule.pattern.replaceAll(escapeRegex(`\`\`\`${tag}`), `\`\`\`(?:${spellings.join("|")})?`);
+            rule.pattern = rule.pattern.replaceAll(
+              escapeRegex(`\`\`\`${tag}`),
+              `\`\`\`(?:${spellings.join("|")})?`,
+            );
           }
         }
       });

@@ -1,17 +1,18 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import * as dbbench from "@hs/benchmarks-dbbench";
 import { createDbBenchGrammar } from "@hs/benchmarks-dbbench/grammar";
-import { readPool } from "@hs/evolution";
 import type { ActionGrammarV1, BenchmarkV1, HarnessConfig, Task, Trajectory } from "@hs/harness";
-import { appendTrajectories, parseHarnessConfig } from "@hs/harness";
+import { appendTrajectories, readHarnessConfigFile } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
 import { rankOne } from "@hs/router";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { defaultRouter } from "../method-rescue.js";
+import { checkOutputFile } from "../run-directory.js";
+import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 
 /** Creates the benchmark named on the command line. */
 export async function openBenchmark(name: string): Promise<BenchmarkV1> {
@@ -44,7 +45,7 @@ export async function resolveHarness(benchmark: BenchmarkV1, name: string): Prom
   if (name === "base") return benchmark.presets[benchmark.defaultPreset] as HarnessConfig;
   const preset = benchmark.presets[name];
   if (preset !== undefined) return preset;
-  if (existsSync(name)) return parseHarnessConfig(JSON.parse(await readFile(name, "utf8")), { file: name });
+  if (existsSync(name)) return readHarnessConfigFile(name);
   throw new UsageError(
     `--harness ${name}: not "base", a preset (${Object.keys(benchmark.presets).join(", ")}) or a harness file`,
   );
@@ -130,7 +131,9 @@ Options:
   --rank1 POOL      Rank-1 inference: each task runs under the one harness the router ranks first for
                     it (a sibling of POOL, or the base when its profile is at least as good), at the
                     same one episode per task
-  --profiles FILE   profiles for the Rank-1 router (hs profile)
+  --profiles FILE   profiles for the Rank-1 router (hs profile); profiles of harnesses the pool
+                    lacks are refused
+  --allow-profile-mismatch  ignore (with a warning) such profiles instead
   --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
   --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
   options: {
@@ -143,6 +146,7 @@ Options:
     mode: { type: "string" },
     rank1: { type: "string" },
     profiles: { type: "string" },
+    "allow-profile-mismatch": { type: "boolean" },
     trajectories: { type: "string" },
     json: { type: "boolean" },
   },
@@ -153,6 +157,15 @@ Options:
     const mode = stringOption(args, "mode") ?? "greedy";
     if (mode !== "greedy" && mode !== "sample")
       throw new UsageError(`--mode ${mode}: expected greedy or sample`);
+    const trajectoriesFile =
+      args.values.trajectories === undefined
+        ? undefined
+        : await checkOutputFile("--trajectories", stringOption(args, "trajectories"), [
+            { option: "--data", path: stringOption(args, "data") },
+            { option: "--rank1", path: stringOption(args, "rank1") },
+            { option: "--profiles", path: stringOption(args, "profiles") },
+            { option: "--harness", path: stringOption(args, "harness") },
+          ]);
     const benchmark = await openBenchmark(bench);
     const split =
       stringOption(args, "split") ??
@@ -162,8 +175,16 @@ Options:
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
     const rankOneFile = stringOption(args, "rank1");
     const profilesFile = stringOption(args, "profiles");
-    const pool = rankOneFile === undefined ? null : await readPool(resolve(rankOneFile));
-    const profiles = profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile));
+    const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));
+    const profiles =
+      profilesFile === undefined
+        ? null
+        : matchProfilesToPool(
+            await readProfileSet(resolve(profilesFile)),
+            pool,
+            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+            (message) => io.stderr(`${message}\n`),
+          );
     const router = defaultRouter(benchmark);
     const chosen: Record<string, number> = {};
     const started = Date.now();
@@ -187,10 +208,9 @@ Options:
         if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
       },
     });
-    const trajectoriesFile = stringOption(args, "trajectories");
     if (trajectoriesFile !== undefined) {
-      await writeFile(resolve(trajectoriesFile), "");
-      await appendTrajectories(resolve(trajectoriesFile), result.trajectories);
+      await writeFile(trajectoriesFile, "");
+      await appendTrajectories(trajectoriesFile, result.trajectories);
     }
     const passes = result.trajectories.filter((trajectory) => trajectory.success);
     const output = {

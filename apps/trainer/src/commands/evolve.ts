@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { writeFile } from "node:fs/promises";
 import {
   createLlmClassifier,
   createLlmProposer,
@@ -14,13 +13,14 @@ import {
 } from "@hs/evolution";
 import {
   appendTrajectories,
-  createChatPolicy,
   type FixDirection,
   fixDirections,
   genericConventions,
   genericLibrary,
 } from "@hs/harness";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { createOutboundCalls } from "../outbound-calls.js";
+import { checkOutputFile } from "../run-directory.js";
 import { loadTaskSet, openBenchmark, resolveHarness, resolvePolicy } from "./eval.js";
 
 /** Parses `--directions a,b` (default: all). */
@@ -67,6 +67,8 @@ Options:
   --directions LIST      comma-separated directions (default: all seven)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
   --llm-model NAME       model name at that endpoint (enables the LLM parts)
+  --llm-timeout MS       time limit of one LLM call attempt (default 120000)
+  --llm-retries N        retries of a failed LLM call (default 4); each failure is reported on stderr
   --out FILE             pool JSON to write (required)`,
   options: {
     bench: { type: "string" },
@@ -84,6 +86,8 @@ Options:
     directions: { type: "string" },
     "llm-base-url": { type: "string" },
     "llm-model": { type: "string" },
+    "llm-timeout": { type: "string" },
+    "llm-retries": { type: "string" },
     out: { type: "string" },
   },
   async run(args, io) {
@@ -91,8 +95,15 @@ Options:
     const out = stringOption(args, "out");
     if (bench === undefined) throw new UsageError("--bench is required");
     if (out === undefined) throw new UsageError("--out pool.json is required");
-    // the output directory exists before the long run, so a missing one cannot lose its result
-    await mkdir(dirname(resolve(out)), { recursive: true });
+    // every output is checked (and its directory created) before the long run, so none can lose it
+    const inputs = [
+      { option: "--data", path: stringOption(args, "data") },
+      { option: "--harness", path: stringOption(args, "harness") },
+    ];
+    await checkOutputFile("--out", out, inputs, { createParent: true });
+    await checkOutputFile("--out (report)", `${out.replace(/\.json$/, "")}.evolution.json`, inputs);
+    await checkOutputFile("--out (base episodes)", `${out.replace(/\.json$/, "")}.base.jsonl`, inputs);
+    const calls = createOutboundCalls(io.stderr);
     const directions = parseDirections(stringOption(args, "directions"));
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(bench);
@@ -111,11 +122,19 @@ Options:
     let proposer: ProposerV1 | undefined;
     const llmModel = stringOption(args, "llm-model");
     if (llmModel !== undefined) {
-      const baseURL = stringOption(args, "llm-base-url");
-      const model = createChatPolicy({ model: llmModel, ...(baseURL === undefined ? {} : { baseURL }) });
-      classifiers.push(createLlmClassifier({ model }));
+      const limits = {
+        timeoutMs: integerOption(args, "llm-timeout", 120_000),
+        retries: integerOption(args, "llm-retries", 4),
+      };
+      const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
+      classifiers.push(
+        createLlmClassifier({
+          model: calls.chatModel("llm classifier", endpoint, limits),
+          timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
+        }),
+      );
       proposer = createLlmProposer({
-        model,
+        model: calls.chatModel("llm proposer", endpoint, limits),
         onLog: (entry) =>
           io.stderr(
             `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
@@ -139,6 +158,7 @@ Options:
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
       onProgress: (message) => io.stderr(`evolve: ${message}\n`),
+      onClassifierError: (classifierId, error) => calls.report(`classifier ${classifierId}`, error),
     });
     policy.dispose();
     await writePool(out, pool);
@@ -159,6 +179,8 @@ Options:
     for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
     if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);
     io.stdout(`report: ${reportFile}\nbase episodes: ${baseFile}\n`);
+    const failures = calls.summary("evolve");
+    if (failures !== null) io.stderr(`${failures}\n`);
     return 0;
   },
 };

@@ -1,10 +1,9 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { createRuleClassifier, readPool } from "@hs/evolution";
-import { genericConventions } from "@hs/harness";
-import { appendTrajectories } from "@hs/harness";
+import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { checkOutputFile } from "../run-directory.js";
 import { loadTaskSet, openBenchmark, resolvePolicy } from "./eval.js";
 
 /** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
@@ -46,8 +45,13 @@ Options:
     if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
     if (spec === undefined) throw new UsageError("--policy SPEC is required");
     if (out === undefined) throw new UsageError("--out profiles.json is required");
-    // the output directory exists before the long run, so a missing one cannot lose its result
-    await mkdir(dirname(resolve(out)), { recursive: true });
+    // every output is checked (and its directory created) before the long run, so none can lose it
+    const inputs = [
+      { option: "--pool", path: poolFile },
+      { option: "--data", path: stringOption(args, "data") },
+    ];
+    await checkOutputFile("--out", out, inputs, { createParent: true });
+    await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(pool.benchmark);

@@ -1,5 +1,4 @@
 import { join, resolve } from "node:path";
-import { readPool } from "@hs/evolution";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { readProfileSet, writeProfileSet } from "@hs/profiles";
 import {
@@ -10,16 +9,16 @@ import {
   type TrainerConfig,
   trainGrpo,
 } from "@hs/rescue-grpo";
+import { checkStepBudget, numberArgument } from "../arguments.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { guardFiniteLearner } from "../finite-guard.js";
 import { createMethodRescue } from "../method-rescue.js";
+import { checkOutputDirectory, claimRunDirectory } from "../run-directory.js";
+import { acquireRunLock } from "../run-lock.js";
+import { readCheckpointStep } from "../run-state-file.js";
+import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
+import { trainFingerprint } from "../train-inputs.js";
 import { grammarOf, loadEmbeddedPolicy, loadTaskSet, openBenchmark, resolveHarness } from "./eval.js";
-
-function numberOption(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new UsageError(`--${name} expects a number, got "${value}"`);
-  return parsed;
-}
 
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
 export const trainCommand: Command = {
@@ -41,6 +40,8 @@ Options:
   --profiles FILE        profiles for the router (hs profile); none: the router uses validation only
   --k K                  siblings per rescue (default 2)
   --rescue-budget N      rollouts one rescue may spend (default 8)
+  --allow-profile-mismatch  drop (with a warning) profiles of harnesses not in the pool instead of
+                         refusing them
   --no-negative          do not keep one base failure in a rescued group
   --reanchor-every N     re-anchor profiles every N steps (harness-s; default 0: never)
   --seed S               run seed: initial weights, prompt order, rollouts (default 0)
@@ -79,6 +80,7 @@ Options:
     k: { type: "string" },
     "rescue-budget": { type: "string" },
     "no-negative": { type: "boolean" },
+    "allow-profile-mismatch": { type: "boolean" },
     "reanchor-every": { type: "string" },
     json: { type: "boolean" },
   },
@@ -92,6 +94,15 @@ Options:
       throw new UsageError(`--method must be one of ${samplingMethods.join(", ")}`);
     }
     const seed = integerOption(args, "seed", 0);
+    const poolFile = stringOption(args, "pool");
+    const profilesFile = stringOption(args, "profiles");
+    const runDirectory = await checkOutputDirectory("--out", out, [
+      { option: "--data", path: stringOption(args, "data") },
+      { option: "--pool", path: poolFile },
+      { option: "--profiles", path: profilesFile },
+      { option: "--harness", path: stringOption(args, "harness") },
+      { option: "--init", path: stringOption(args, "init") },
+    ]);
     const benchmark = await openBenchmark(bench);
     const grammar = grammarOf(benchmark);
     const tasks = await loadTaskSet(
@@ -110,9 +121,9 @@ Options:
       rolloutBudget: integerOption(args, "budget", defaults.rolloutBudget),
       groupSize: integerOption(args, "group-size", defaults.groupSize),
       promptsPerStep: integerOption(args, "prompts-per-step", defaults.promptsPerStep),
-      learningRate: numberOption(stringOption(args, "learning-rate"), "learning-rate", defaults.learningRate),
+      learningRate: numberArgument(args, "learning-rate", defaults.learningRate),
       epochs: integerOption(args, "epochs", defaults.epochs),
-      klCoefficient: numberOption(stringOption(args, "kl"), "kl", defaults.klCoefficient),
+      klCoefficient: numberArgument(args, "kl", defaults.klCoefficient),
       rescue: {
         k: integerOption(args, "k", defaults.rescue.k),
         budget: integerOption(args, "rescue-budget", defaults.rescue.budget),
@@ -120,53 +131,89 @@ Options:
         reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
       },
     };
-    const poolFile = stringOption(args, "pool");
-    const profilesFile = stringOption(args, "profiles");
-    const policy =
-      init === undefined
-        ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [integerOption(args, "hidden", 32)] })
-        : await loadEmbeddedPolicy(benchmark, init);
-    const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
-    io.stderr(
-      `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
+    checkStepBudget(config.rolloutBudget, config.groupSize, config.promptsPerStep, (message) =>
+      io.stderr(`${message}\n`),
     );
-    const methodRescue = createMethodRescue({
-      method: config.method,
-      config,
-      benchmark,
-      policy,
-      pool: poolFile === undefined ? null : await readPool(resolve(poolFile)),
-      profiles: profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile)),
-      tasks,
-      onProgress: (message) => io.stderr(`${message}\n`),
-    });
-    const summary = await trainGrpo(
-      {
-        benchmark,
+    const hidden = integerOption(args, "hidden", 32);
+    const pool = poolFile === undefined ? null : await readPoolFor(benchmark, poolFile);
+    const profileSet =
+      profilesFile === undefined
+        ? null
+        : matchProfilesToPool(
+            await readProfileSet(resolve(profilesFile)),
+            pool,
+            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+            (message) => io.stderr(`${message}\n`),
+          );
+    const lock = await acquireRunLock(runDirectory, `hs train --method ${method} --seed ${seed}`, (message) =>
+      io.stderr(`train: ${message}\n`),
+    );
+    try {
+      const fingerprint = await trainFingerprint({
+        benchmark: benchmark.id,
         harness,
         tasks,
-        policy,
-        learner,
-        outDirectory: resolve(out),
-        ...methodRescue,
-        onStep: (metrics) =>
-          io.stderr(
-            `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
-          ),
-      },
-      config,
-    );
-    const profiles = methodRescue.profiles();
-    if (profiles !== null && profiles.history.length > 0) {
-      await writeProfileSet(join(resolve(out), "profiles.json"), profiles);
+        dataFile: stringOption(args, "data"),
+        split: stringOption(args, "split") ?? benchmark.splits[0] ?? "train",
+        poolFile,
+        profilesFile,
+        init,
+        hidden,
+        config,
+      });
+      await claimRunDirectory(runDirectory, "train", fingerprint);
+      return await trainInOwnedDirectory();
+    } finally {
+      await lock.release();
     }
-    learner.dispose();
-    policy.dispose();
-    if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
-    else
-      io.stdout(
-        `trained ${summary.steps} steps on ${summary.rollouts} rollouts in ${(summary.wallMs / 1000).toFixed(1)} s; final weights in ${summary.finalCheckpoint}\n`,
+    async function trainInOwnedDirectory(): Promise<number> {
+      const policy =
+        init === undefined
+          ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [hidden] })
+          : await loadEmbeddedPolicy(benchmark, init);
+      const grpoLearner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
+      const learner = guardFiniteLearner(grpoLearner, policy, await readCheckpointStep(runDirectory));
+      io.stderr(
+        `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
-    return 0;
+      const methodRescue = createMethodRescue({
+        method: config.method,
+        config,
+        benchmark,
+        policy,
+        pool,
+        profiles: profileSet,
+        tasks,
+        onProgress: (message) => io.stderr(`${message}\n`),
+      });
+      const summary = await trainGrpo(
+        {
+          benchmark,
+          harness,
+          tasks,
+          policy,
+          learner,
+          outDirectory: runDirectory,
+          ...methodRescue,
+          onStep: (metrics) =>
+            io.stderr(
+              `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
+            ),
+        },
+        config,
+      );
+      const profiles = methodRescue.profiles();
+      if (profiles !== null && profiles.history.length > 0) {
+        await writeProfileSet(join(runDirectory, "profiles.json"), profiles);
+      }
+      grpoLearner.dispose();
+      policy.dispose();
+      if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
+      else
+        io.stdout(
+          `trained ${summary.steps} steps on ${summary.rollouts} rollouts in ${(summary.wallMs / 1000).toFixed(1)} s; final weights in ${summary.finalCheckpoint}\n`,
+        );
+      return 0;
+    }
   },
 };
