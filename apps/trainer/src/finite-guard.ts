@@ -27,7 +27,7 @@ export function guardFiniteLearner(learner: LearnerV1, policy: EmbeddedPolicy, f
   let step = firstStep;
   const stop = (what: string) =>
     new NonFiniteTrainingError(
-      `step ${step}: ${what}; the step was not checkpointed (the last checkpoint is step ${step}'s start). Lower --learning-rate or raise --kl, then resume or use a new --out`,
+      `step ${step}: ${what}; training stopped before step ${step} was written or checkpointed (the last checkpoint ${step === 0 ? "does not exist yet" : `is the one after step ${step - 1}`}). Lower --learning-rate or raise --kl, then rerun`,
     );
   return {
     specificationVersion: learner.specificationVersion,
