@@ -145,6 +145,20 @@ async function probeWritable(option: string, directory: string): Promise<void> {
 }
 
 /**
+ * Creates a directory and its missing parents one level at a time (a recursive `mkdir` of Node 20
+ * never settles under /proc, where every level fails with ENOENT).
+ */
+async function createDirectories(directory: string): Promise<void> {
+  const missing: string[] = [];
+  let existing = directory;
+  while (!existsSync(existing)) {
+    missing.unshift(existing);
+    existing = dirname(existing);
+  }
+  for (const path of missing) await mkdir(path);
+}
+
+/**
  * Checks an output file before any work: not empty, not a directory, not one of the inputs, in a
  * directory that exists (or is created, with `createParent`) and can be written.
  */
@@ -165,7 +179,7 @@ export async function checkOutputFile(
     if (options.createParent !== true)
       throw new UsageError(`${option} ${path}: the directory ${parent} does not exist`);
     try {
-      await mkdir(parent, { recursive: true });
+      await createDirectories(parent);
     } catch (error) {
       throw new UsageError(
         `${option} ${path}: cannot create ${parent} (${(error as NodeJS.ErrnoException).code})`,
