@@ -10,14 +10,19 @@ export interface CallLimits {
 
 /** Counts and reports the failures of a command's outbound calls (each one once, on stderr). */
 export interface OutboundCalls {
-  /** A chat model for `role` (e.g. "llm classifier") whose failures are reported and counted. */
+  /**
+   * A chat model for `role` (e.g. "llm proposer") whose failed calls are reported and counted.
+   * `reportFailures: false` when the caller reports them itself (a classifier's `onError`), so each
+   * failure is reported once.
+   */
   chatModel(
     role: string,
     options: { model: string; baseURL?: string | undefined },
     limits: CallLimits,
+    reportFailures?: boolean,
   ): PolicyV1;
   /** Reports a failure seen by a caller (e.g. a classifier's `onError`) unless it was reported already. */
-  report(role: string, error: unknown): void;
+  report(role: string, error: unknown, where?: string): void;
   /** Failed calls so far (after their retries). */
   readonly failures: number;
   /** Failed attempts that were retried. */
@@ -34,17 +39,23 @@ export function createOutboundCalls(stderr: (text: string) => void): OutboundCal
   const byRole = new Map<string, number>();
   let failures = 0;
   let retried = 0;
-  const report = (role: string, error: unknown) => {
-    if (typeof error === "object" && error !== null) {
-      if (reported.has(error)) return;
-      reported.add(error);
+  const seen = (error: unknown): boolean => {
+    // a caller may wrap the failure it got (`new Error(..., { cause })`): the same failure
+    for (let link = error, depth = 0; typeof link === "object" && link !== null && depth < 8; depth++) {
+      if (reported.has(link)) return true;
+      link = (link as { cause?: unknown }).cause;
     }
+    return false;
+  };
+  const report = (role: string, error: unknown, where?: string) => {
+    if (seen(error)) return;
+    if (typeof error === "object" && error !== null) reported.add(error);
     failures += 1;
     byRole.set(role, (byRole.get(role) ?? 0) + 1);
-    stderr(`${role}: call failed: ${messageOf(error)}\n`);
+    stderr(`${role}${where === undefined ? "" : ` (${where})`}: call failed: ${messageOf(error)}\n`);
   };
   return {
-    chatModel(role, options, limits) {
+    chatModel(role, options, limits, reportFailures = true) {
       const policy = createChatPolicy({
         model: options.model,
         ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
@@ -65,7 +76,7 @@ export function createOutboundCalls(stderr: (text: string) => void): OutboundCal
           try {
             return await policy.act(view, actOptions);
           } catch (error) {
-            report(role, error);
+            if (reportFailures) report(role, error);
             throw error;
           }
         },

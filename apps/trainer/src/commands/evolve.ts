@@ -129,12 +129,13 @@ Options:
       const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
       classifiers.push(
         createLlmClassifier({
-          model: calls.chatModel("llm classifier", endpoint, limits),
+          model: calls.chatModel("llm classifier", endpoint, limits, false),
           timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
         }),
       );
       proposer = createLlmProposer({
         model: calls.chatModel("llm proposer", endpoint, limits),
+        timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
         onLog: (entry) =>
           io.stderr(
             `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
@@ -158,7 +159,8 @@ Options:
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
       onProgress: (message) => io.stderr(`evolve: ${message}\n`),
-      onClassifierError: (classifierId, error) => calls.report(`classifier ${classifierId}`, error),
+      onClassifierError: (classifierId, error, trajectoryId) =>
+        calls.report(`classifier ${classifierId}`, error, `trajectory ${trajectoryId}`),
     });
     policy.dispose();
     await writePool(out, pool);
