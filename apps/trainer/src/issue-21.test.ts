@@ -286,6 +286,29 @@ describe("issue 21", () => {
       expect(new Set(reported).size).toBe(reported.length);
       expect(result.ms).toBeLessThan(45_000);
     }
+    const episodes = join(world, "episodes.jsonl");
+    expect((await hs(["eval", "--bench", "dbbench", "--data", four, "--trajectories", episodes])).code).toBe(
+      0,
+    );
+    const routed = await hs([
+      "route",
+      "--pool",
+      join(fixtures, "pool-good.json"),
+      "--trajectories",
+      episodes,
+      "--judge-model",
+      "m",
+      "--judge-base-url",
+      failing,
+      "--judge-timeout",
+      "500",
+      "--judge-retries",
+      "0",
+    ]);
+    expect(routed.code, routed.stderr).toBe(0);
+    const judged = routed.stderr.split("\n").filter((line) => line.startsWith("llm judge m: call failed:"));
+    expect(judged.length).toBeGreaterThan(0);
+    expect(routed.stderr).toContain(`route: finished with ${judged.length} failed outbound call`);
     const alone = await hs([
       "evolve",
       "--bench",
