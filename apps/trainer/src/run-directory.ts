@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { canonicalJson, HarnessSError } from "@hs/harness";
 import { z } from "zod";
 import { UsageError } from "./command.js";
-import { lockFileName } from "./run-lock.js";
+import { acquireRunLock, lockFileName } from "./run-lock.js";
 
 /** Name of the file in which a run records the fingerprint of its inputs. */
 export const fingerprintFileName = "run-inputs.json";
@@ -223,4 +223,28 @@ export function requireDirectories(what: string, paths: readonly string[]): stri
     if (!statSync(directory).isDirectory()) throw new UsageError(`${what} ${path} is not a directory`);
     return directory;
   });
+}
+
+/**
+ * Runs `body` with `directory` owned by this process: the run lock held (see run-lock.ts) and the
+ * directory claimed with the fingerprint (new, or a resume with unchanged inputs). The lock is
+ * released however `body` ends.
+ */
+export async function withOwnedRunDirectory<T>(
+  options: {
+    directory: string;
+    command: string;
+    description: string;
+    fingerprint: () => Promise<RunFingerprint>;
+    warn: (message: string) => void;
+  },
+  body: () => Promise<T>,
+): Promise<T> {
+  const lock = await acquireRunLock(options.directory, options.description, options.warn);
+  try {
+    await claimRunDirectory(options.directory, options.command, await options.fingerprint());
+    return await body();
+  } finally {
+    await lock.release();
+  }
 }

@@ -170,7 +170,9 @@ Options:
     const split =
       stringOption(args, "split") ??
       (benchmark.splits.includes("dev") ? "dev" : (benchmark.splits.at(-1) ?? "dev"));
-    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
     const rankOneFile = stringOption(args, "rank1");

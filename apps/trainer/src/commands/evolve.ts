@@ -112,7 +112,9 @@ Options:
       requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
         ? (benchmark.splits[0] ?? "train")
         : requested;
-    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);
     const base = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");

@@ -56,7 +56,9 @@ Options:
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(pool.benchmark);
     const split = stringOption(args, "split") ?? benchmark.splits[0] ?? "train";
-    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);
     const policy = await resolvePolicy(benchmark, spec, seed);

@@ -60,7 +60,7 @@ describe("hs train --init", () => {
     const withoutInit = await train("--seed", "5", "--out", second);
     expect(withoutInit.code).not.toBe(0);
     expect(withoutInit.stderr).toMatch(/an input changed since the run started: init \(sha256:/);
-  });
+  }, 60_000);
 
   it("refuses --hidden beside --init and names a directory without weights", async () => {
     const directory = await mkdtemp(join(tmpdir(), "hs-init-"));

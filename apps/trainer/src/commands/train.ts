@@ -13,8 +13,7 @@ import { checkStepBudget, numberArgument } from "../arguments.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { guardFiniteLearner } from "../finite-guard.js";
 import { createMethodRescue } from "../method-rescue.js";
-import { checkOutputDirectory, claimRunDirectory } from "../run-directory.js";
-import { acquireRunLock } from "../run-lock.js";
+import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
 import { readCheckpointStep } from "../run-state-file.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 import { trainFingerprint } from "../train-inputs.js";
@@ -109,6 +108,7 @@ Options:
       benchmark,
       stringOption(args, "data"),
       stringOption(args, "split") ?? benchmark.splits[0] ?? "train",
+      (message) => io.stderr(`${message}\n`),
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const init = stringOption(args, "init");
@@ -145,11 +145,8 @@ Options:
             { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
             (message) => io.stderr(`${message}\n`),
           );
-    const lock = await acquireRunLock(runDirectory, `hs train --method ${method} --seed ${seed}`, (message) =>
-      io.stderr(`train: ${message}\n`),
-    );
-    try {
-      const fingerprint = await trainFingerprint({
+    const fingerprint = () =>
+      trainFingerprint({
         benchmark: benchmark.id,
         harness,
         tasks,
@@ -161,11 +158,16 @@ Options:
         hidden,
         config,
       });
-      await claimRunDirectory(runDirectory, "train", fingerprint);
-      return await trainInOwnedDirectory();
-    } finally {
-      await lock.release();
-    }
+    return withOwnedRunDirectory(
+      {
+        directory: runDirectory,
+        command: "train",
+        description: `hs train --method ${method} --seed ${seed}`,
+        fingerprint,
+        warn: (message) => io.stderr(`train: ${message}\n`),
+      },
+      trainInOwnedDirectory,
+    );
     async function trainInOwnedDirectory(): Promise<number> {
       const policy =
         init === undefined
