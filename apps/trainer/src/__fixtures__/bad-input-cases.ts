@@ -371,7 +371,7 @@ export const badInputCases: BadInputCase[] = [
     name: "data-not-json",
     args: [...evalBase.slice(0, 3), "--data", "@F/not-json.txt"],
     code: 2,
-    message: /skipped a record: .*not-json\.txt:1: invalid JSON[^]*no tasks in .*not-json\.txt/,
+    message: /skipped a record: .*not-json\.txt:1: invalid JSON[\s\S]*no tasks in .*not-json\.txt/,
   },
   {
     name: "trajectories-truncated",
