@@ -102,8 +102,12 @@ describe("issue 21", () => {
     const run = join(world, "two-writers");
     const first = spawnHs(train(run, "--budget", "40"));
     await waitFor(() => existsSync(join(run, ".hs-run.lock")));
+    // the first writer is paused while the second starts, so it is surely mid-run when the second
+    // looks at the directory (a second process takes seconds to start on a loaded machine)
+    first.child.kill("SIGSTOP");
     const second = spawnHs(train(run, "--budget", "40"));
     const refused = await second.exit;
+    first.child.kill("SIGCONT");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
       new RegExp(`is in use: "hs train --method grpo --seed 5" \\(pid ${first.child.pid} `),
