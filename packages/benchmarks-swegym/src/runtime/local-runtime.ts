@@ -30,6 +30,11 @@ export interface LocalRuntimeOptions {
   maxProcesses?: number;
   /** Where episode directories are made (default the OS temp directory). */
   scratchDirectory?: string;
+  /**
+   * Paths hidden from commands under bubblewrap (an empty tmpfs over each), e.g. the benchmark's data with
+   * the gold patches. The mirror directory is always hidden.
+   */
+  hiddenPaths?: readonly string[];
 }
 
 /** Environment of every command: mini-swe-agent's swebench.yaml `env`, no byte-code files in the repository. */
@@ -63,6 +68,7 @@ class LocalWorkspace implements Workspace {
     private readonly episodeDirectory: string,
     readonly isolation: IsolationLevel,
     private readonly cgroupDirectory: string | undefined,
+    private readonly hiddenPaths: readonly string[],
   ) {
     this.directory = join(episodeDirectory, "testbed");
   }
@@ -72,7 +78,10 @@ class LocalWorkspace implements Workspace {
     const bash = ["bash", options.login === true ? "-lc" : "-c", command];
     const [program, args] =
       this.isolation === "bubblewrap"
-        ? ["bwrap", [...bubblewrapArguments(this.episodeDirectory, this.directory), ...bash]]
+        ? [
+            "bwrap",
+            [...bubblewrapArguments(this.episodeDirectory, this.directory, this.hiddenPaths), ...bash],
+          ]
         : [bash[0] as string, bash.slice(1)];
     return runProcess(program, args, {
       cwd: this.directory,
@@ -112,6 +121,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
   const requested = options.isolation ?? "auto";
   const isolation: IsolationLevel = requested === "auto" ? detectIsolation() : requested;
   let counter = 0;
+  const hidden = [options.mirrorDirectory, ...(options.hiddenPaths ?? [])].filter((path) => existsSync(path));
   return {
     id: "local",
     async createWorkspace(request: CheckoutRequest): Promise<Workspace> {
@@ -127,7 +137,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         `${basename(episodeDirectory)}-${counter}`,
         options.maxProcesses ?? 256,
       );
-      const workspace = new LocalWorkspace(episodeDirectory, isolation, cgroup);
+      const workspace = new LocalWorkspace(episodeDirectory, isolation, cgroup, hidden);
       try {
         const directory = workspace.directory;
         await git(["init", "-q", directory], episodeDirectory, request.signal);

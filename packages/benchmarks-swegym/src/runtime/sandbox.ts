@@ -40,16 +40,21 @@ export function detectIsolation(): IsolationLevel {
 
 /**
  * The bwrap command line around `bash -c`/`bash -lc COMMAND` for a workspace: read-only root, a
- * private /tmp, the episode directory bound writable on top, /dev and /proc, no network, own pid
+ * private /tmp, an empty tmpfs over each hidden path, the episode directory bound writable on top, /dev and /proc, no network, own pid
  * namespace, dies with its parent, starting in the workspace.
  */
-export function bubblewrapArguments(episodeDirectory: string, workingDirectory: string): string[] {
+export function bubblewrapArguments(
+  episodeDirectory: string,
+  workingDirectory: string,
+  hiddenPaths: readonly string[] = [],
+): string[] {
   return [
     "--ro-bind",
     "/",
     "/",
     "--tmpfs",
     "/tmp",
+    ...hiddenPaths.flatMap((path) => ["--tmpfs", path]),
     "--bind",
     episodeDirectory,
     episodeDirectory,
