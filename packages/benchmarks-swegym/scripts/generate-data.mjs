@@ -5,9 +5,9 @@
 // reverse of the injection (source only), the test patch appends the tests that expose it, and
 // FAIL_TO_PASS / PASS_TO_PASS come from running the touched test files with python3 -m pytest -rA
 // before and after the gold patch. Writes data/<split>.jsonl. Usage:
-//   node scripts/generate-data.mjs            (all repositories)
+//   node scripts/generate-data.mjs [name ...]   (the named repositories; the others keep their instances)
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -104,8 +104,22 @@ function buildInstance(name, bug, number) {
   }
 }
 
+const only = process.argv.slice(2);
+const previous = {};
+for (const split of ["train", "heldout", "heldout-repos"]) {
+  const file = join(packageDirectory, "data", `${split}.jsonl`);
+  if (!existsSync(file)) continue;
+  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    const instance = JSON.parse(line);
+    (previous[instance.repo] ??= []).push({ split, instance });
+  }
+}
 const bySplit = {};
 for (const name of readdirSync(sourceDirectory).sort()) {
+  if (only.length > 0 && !only.includes(name)) {
+    for (const { split, instance } of previous[`harness-s/${name}`] ?? []) (bySplit[split] ??= []).push(instance);
+    continue;
+  }
   const { bugs, split: repoSplit } = await import(
     pathToFileURL(join(sourceDirectory, name, "bugs.mjs")).href
   );
