@@ -117,7 +117,8 @@ for (const split of ["train", "heldout", "heldout-repos"]) {
 const bySplit = {};
 for (const name of readdirSync(sourceDirectory).sort()) {
   if (only.length > 0 && !only.includes(name)) {
-    for (const { split, instance } of previous[`harness-s/${name}`] ?? []) (bySplit[split] ??= []).push(instance);
+    for (const { split, instance } of previous[`harness-s/${name}`] ?? [])
+      (bySplit[split] ??= []).push(instance);
     continue;
   }
   const { bugs, split: repoSplit } = await import(

@@ -26,7 +26,7 @@ export const miniSweAgentPreset: HarnessConfig = parseHarnessConfig({
   description:
     "mini-swe-agent v1.17 bash-only protocol (SWE-agent/mini-swe-agent@v1.17.0 src/minisweagent/agents/default.py, " +
     "config/extra/swebench.yaml): THOUGHT and exactly one ```bash block per reply, anything else re-prompted with " +
-    "format_error_template; each command in a new `bash -lc` subshell with a 60 s limit (a timeout is a message, not the " +
+    "format_error_template; each command in a new subshell (bash -c locally, bash -lc in docker) with a 60 s limit (a timeout is a message, not the " +
     "end); observations <returncode>/<output>, past 10,000 characters the first and last 5,000; submission when the " +
     "output's first line is COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT (then `git add -A && git diff --cached` is the patch); " +
     "250 steps; every turn kept.",

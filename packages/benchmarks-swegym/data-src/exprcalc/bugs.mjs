@@ -11,8 +11,19 @@ export const bugs = [
     problem_statement: `Subtraction gives the wrong sign
 
 \`evaluate("10 - 4")\` returns \`-6.0\`. Addition is fine. \`evaluate("10 - 4 - 1")\` returns \`-5.0\` where I expect \`5.0\`.`,
-    inject: [{ file: e, find: 'value = value + right if op == "+" else value - right', replace: 'value = value + right if op == "+" else right - value' }],
-    tests: [{ file: te, append: `\n\n@pytest.mark.parametrize("text,value", [("10 - 4", 6.0), ("10 - 4 - 1", 5.0), ("1 - 2 + 3", 2.0)])\ndef test_subtraction(text, value):\n    assert evaluate(text) == value\n` }],
+    inject: [
+      {
+        file: e,
+        find: 'value = value + right if op == "+" else value - right',
+        replace: 'value = value + right if op == "+" else right - value',
+      },
+    ],
+    tests: [
+      {
+        file: te,
+        append: `\n\n@pytest.mark.parametrize("text,value", [("10 - 4", 6.0), ("10 - 4 - 1", 5.0), ("1 - 2 + 3", 2.0)])\ndef test_subtraction(text, value):\n    assert evaluate(text) == value\n`,
+      },
+    ],
   },
   {
     split: "train",
@@ -21,7 +32,12 @@ export const bugs = [
 
 Division by zero is reported as \`ExpressionError("division by zero")\`, which our form shows to the user. \`evaluate("5 % 0")\` instead lets a raw \`ZeroDivisionError: float modulo\` escape and the page crashes.`,
     inject: [{ file: e, find: 'if op != "*" and right == 0:', replace: 'if op == "/" and right == 0:' }],
-    tests: [{ file: te, append: `\n\n@pytest.mark.parametrize("text", ["5 / 0", "5 % 0"])\ndef test_zero_divisor(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n` }],
+    tests: [
+      {
+        file: te,
+        append: `\n\n@pytest.mark.parametrize("text", ["5 / 0", "5 % 0"])\ndef test_zero_divisor(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n`,
+      },
+    ],
   },
   {
     split: "train",
@@ -29,8 +45,19 @@ Division by zero is reported as \`ExpressionError("division by zero")\`, which o
     problem_statement: `Chained powers and negative exponents fail
 
 \`evaluate("2 ^ 3 ^ 2")\` raises \`ExpressionError: unexpected '^' at position 6\`; it should be 512 (powers are right associative, as the module docstring says). \`evaluate("2 ^ -1")\` also fails instead of giving 0.5.`,
-    inject: [{ file: e, find: "            return base ** self.unary()", replace: "            return base ** self.atom()" }],
-    tests: [{ file: te, append: `\n\ndef test_power_right_associative():\n    assert evaluate("2 ^ 3 ^ 2") == 512.0\n    assert evaluate("2 ^ -1") == 0.5\n` }],
+    inject: [
+      {
+        file: e,
+        find: "            return base ** self.unary()",
+        replace: "            return base ** self.atom()",
+      },
+    ],
+    tests: [
+      {
+        file: te,
+        append: `\n\ndef test_power_right_associative():\n    assert evaluate("2 ^ 3 ^ 2") == 512.0\n    assert evaluate("2 ^ -1") == 0.5\n`,
+      },
+    ],
   },
   {
     split: "heldout",
@@ -52,7 +79,10 @@ Division by zero is reported as \`ExpressionError("division by zero")\`, which o
       },
     ],
     tests: [
-      { file: tt, append: `\n\ndef test_exponent_is_part_of_the_number():\n    assert [token.text for token in tokenize("2.5E-3")] == ["2.5E-3"]\n` },
+      {
+        file: tt,
+        append: `\n\ndef test_exponent_is_part_of_the_number():\n    assert [token.text for token in tokenize("2.5E-3")] == ["2.5E-3"]\n`,
+      },
       { file: te, append: `\n\ndef test_scientific_notation():\n    assert evaluate("1e3 + 1") == 1001.0\n` },
     ],
   },
@@ -78,7 +108,12 @@ Division by zero is reported as \`ExpressionError("division by zero")\`, which o
 
 We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base": 4})\` raises \`unexpected character '_' at position 0\`. Names with an underscore in the middle work.`,
     inject: [{ file: t, find: 'elif char.isalpha() or char == "_":', replace: "elif char.isalpha():" }],
-    tests: [{ file: te, append: `\n\ndef test_leading_underscore_name():\n    assert evaluate("_base * 2", {"_base": 4}) == 8.0\n` }],
+    tests: [
+      {
+        file: te,
+        append: `\n\ndef test_leading_underscore_name():\n    assert evaluate("_base * 2", {"_base": 4}) == 8.0\n`,
+      },
+    ],
   },
   {
     split: "heldout",
@@ -93,7 +128,12 @@ We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base"
         replace: "",
       },
     ],
-    tests: [{ file: te, append: `\n\n@pytest.mark.parametrize("text", ["max()", "min()"])\ndef test_variadic_needs_an_argument(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n` }],
+    tests: [
+      {
+        file: te,
+        append: `\n\n@pytest.mark.parametrize("text", ["max()", "min()"])\ndef test_variadic_needs_an_argument(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n`,
+      },
+    ],
   },
   {
     split: "train",
@@ -101,8 +141,19 @@ We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base"
     problem_statement: `round(x, digits) crashes with a TypeError
 
 \`evaluate("round(3.14159, 2)")\` raises \`TypeError: 'float' object cannot be interpreted as an integer\`. I want 3.14. \`round\` is listed in \`FUNCTIONS\` with two arguments, so this looks like it was meant to work.`,
-    inject: [{ file: e, find: '"round": (lambda value, digits: round(value, int(digits)), 2),', replace: '"round": (round, 2),' }],
-    tests: [{ file: te, append: `\n\ndef test_round_digits():\n    assert evaluate("round(3.14159, 2)") == 3.14\n` }],
+    inject: [
+      {
+        file: e,
+        find: '"round": (lambda value, digits: round(value, int(digits)), 2),',
+        replace: '"round": (round, 2),',
+      },
+    ],
+    tests: [
+      {
+        file: te,
+        append: `\n\ndef test_round_digits():\n    assert evaluate("round(3.14159, 2)") == 3.14\n`,
+      },
+    ],
   },
   {
     split: "heldout",
@@ -120,7 +171,12 @@ We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base"
         replace: "",
       },
     ],
-    tests: [{ file: te, append: `\n\n@pytest.mark.parametrize("text", ["2 3", "(1 + 2) 4"])\ndef test_trailing_input_rejected(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n` }],
+    tests: [
+      {
+        file: te,
+        append: `\n\n@pytest.mark.parametrize("text", ["2 3", "(1 + 2) 4"])\ndef test_trailing_input_rejected(text):\n    with pytest.raises(ExpressionError):\n        evaluate(text)\n`,
+      },
+    ],
   },
   {
     split: "train",
@@ -128,7 +184,18 @@ We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base"
     problem_statement: `max() and min() with a single argument crash
 
 \`evaluate("max(7)")\` raises \`TypeError: 'float' object is not iterable\`. With two or more arguments it works.`,
-    inject: [{ file: e, find: "        return float(function(args) if arity is None else function(*args))", replace: "        return float(function(*args))" }],
-    tests: [{ file: te, append: `\n\ndef test_single_argument_variadic():\n    assert evaluate("max(7)") == 7.0\n    assert evaluate("min(2, 9, 4)") == 2.0\n` }],
+    inject: [
+      {
+        file: e,
+        find: "        return float(function(args) if arity is None else function(*args))",
+        replace: "        return float(function(*args))",
+      },
+    ],
+    tests: [
+      {
+        file: te,
+        append: `\n\ndef test_single_argument_variadic():\n    assert evaluate("max(7)") == 7.0\n    assert evaluate("min(2, 9, 4)") == 2.0\n`,
+      },
+    ],
   },
 ];

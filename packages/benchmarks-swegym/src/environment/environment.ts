@@ -48,7 +48,8 @@ const diffCommand = "git add -A && git diff --cached";
 
 /**
  * One SWE-Gym episode: a fresh workspace at the base commit; `bash` runs each command in a new
- * subshell (`bash -lc`, as mini-swe-agent's environments do); a command whose output starts with the
+ * subshell (`bash -c` locally as mini-swe-agent's LocalEnvironment, `bash -lc` in docker as its
+ * DockerEnvironment); a command whose output starts with the
  * submit sentinel submits the rest of its output as the patch; grading applies the submitted patch in
  * another fresh workspace and runs SWE-bench's evaluation there. Reward = resolved.
  */

@@ -35,6 +35,12 @@ export interface LocalRuntimeOptions {
    * the gold patches. The mirror directory is always hidden.
    */
   hiddenPaths?: readonly string[];
+  /**
+   * Honour `login` requests with `bash -lc` (default false: `bash -c`, as mini-swe-agent's
+   * LocalEnvironment runs commands through `subprocess.run(..., shell=True)`; a login shell also runs the
+   * user's profile, whose output would come before the command's and hide the submit sentinel).
+   */
+  loginShell?: boolean;
 }
 
 /** Environment of every command: mini-swe-agent's swebench.yaml `env`, no byte-code files in the repository. */
@@ -69,13 +75,14 @@ class LocalWorkspace implements Workspace {
     readonly isolation: IsolationLevel,
     private readonly cgroupDirectory: string | undefined,
     private readonly hiddenPaths: readonly string[],
+    private readonly loginShell: boolean,
   ) {
     this.directory = join(episodeDirectory, "testbed");
   }
 
   async run(command: string, options: RunOptions = {}) {
     if (this.closed) throw new EnvironmentError("the workspace is closed");
-    const bash = ["bash", options.login === true ? "-lc" : "-c", command];
+    const bash = ["bash", options.login === true && this.loginShell ? "-lc" : "-c", command];
     const [program, args] =
       this.isolation === "bubblewrap"
         ? [
@@ -137,7 +144,13 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         `${basename(episodeDirectory)}-${counter}`,
         options.maxProcesses ?? 256,
       );
-      const workspace = new LocalWorkspace(episodeDirectory, isolation, cgroup, hidden);
+      const workspace = new LocalWorkspace(
+        episodeDirectory,
+        isolation,
+        cgroup,
+        hidden,
+        options.loginShell ?? false,
+      );
       try {
         const directory = workspace.directory;
         await git(["init", "-q", directory], episodeDirectory, request.signal);
