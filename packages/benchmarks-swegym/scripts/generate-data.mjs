@@ -111,14 +111,18 @@ for (const split of ["train", "heldout", "heldout-repos"]) {
   if (!existsSync(file)) continue;
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
     const instance = JSON.parse(line);
-    (previous[instance.repo] ??= []).push({ split, instance });
+    if (previous[instance.repo] === undefined) previous[instance.repo] = [];
+    previous[instance.repo].push({ split, instance });
   }
 }
 const bySplit = {};
+function pushTo(map, key, value) {
+  if (map[key] === undefined) map[key] = [];
+  map[key].push(value);
+}
 for (const name of readdirSync(sourceDirectory).sort()) {
   if (only.length > 0 && !only.includes(name)) {
-    for (const { split, instance } of previous[`harness-s/${name}`] ?? [])
-      (bySplit[split] ??= []).push(instance);
+    for (const { split, instance } of previous[`harness-s/${name}`] ?? []) pushTo(bySplit, split, instance);
     continue;
   }
   const { bugs, split: repoSplit } = await import(
@@ -127,7 +131,7 @@ for (const name of readdirSync(sourceDirectory).sort()) {
   for (const [index, bug] of bugs.entries()) {
     const split = repoSplit ?? bug.split;
     const instance = buildInstance(name, bug, index + 1);
-    (bySplit[split] ??= []).push(instance);
+    pushTo(bySplit, split, instance);
     process.stderr.write(
       `${instance.instance_id} [${split}] F2P ${instance.FAIL_TO_PASS.length} P2P ${instance.PASS_TO_PASS.length}\n`,
     );
