@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvironmentError } from "@hs/harness";
@@ -32,29 +32,31 @@ function git(args: string[], cwd: string, env: NodeJS.ProcessEnv, input?: string
 }
 
 /**
- * Rebuilds one base commit: the fixed tree of `data/repos/<name>`, the gold patch applied in reverse
- * (so the bug is back), committed with the fixed author, committer and the instance's `created_at` as
- * date, as a root commit. The hash must equal the recorded `base_commit`.
+ * Rebuilds one base commit in the bare mirror without a work tree: the fixed tree of
+ * `data/repos/<name>` (already in the index file), the gold patch applied in reverse to the index (so the
+ * bug is back), committed with the fixed author, committer and the instance's `created_at` as date, as a
+ * root commit. The hash must equal the recorded `base_commit`.
  */
-function buildBaseCommit(instance: SweInstance, treeDirectory: string, mirror: string): void {
-  const work = mkdtempSync(join(tmpdir(), "hs-swegym-build-"));
-  try {
-    cpSync(treeDirectory, work, { recursive: true });
-    const env = commitEnvironment(instance.created_at);
-    git(["init", "-q"], work, env);
-    git(["apply", "-R", "-"], work, env, instance.patch);
-    git(["add", "-A"], work, env);
-    git(["-c", "commit.gpgsign=false", "commit", "-q", "-m", `${instance.repo.split("/")[1]}: snapshot\n`], work, env);
-    const hash = git(["rev-parse", "HEAD"], work, env).trim();
-    if (hash !== instance.base_commit) {
-      throw new EnvironmentError(
-        `rebuilt ${instance.instance_id} as ${hash}, but the data records base_commit ${instance.base_commit}`,
-      );
-    }
-    git(["fetch", "-q", "--no-tags", work, `HEAD:refs/instances/${instance.instance_id}`], mirror, env);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+function buildBaseCommit(instance: SweInstance, fixedTree: string, mirror: string, indexFile: string): void {
+  const env = { ...commitEnvironment(instance.created_at), GIT_INDEX_FILE: indexFile };
+  const inMirror = (args: string[], input?: string) => git(["--git-dir", mirror, ...args], mirror, env, input).trim();
+  inMirror(["read-tree", fixedTree]);
+  inMirror(["apply", "--cached", "-R", "-"], instance.patch);
+  const tree = inMirror(["write-tree"]);
+  const hash = inMirror(["commit-tree", tree, "-m", `${instance.repo.split("/")[1]}: snapshot`]);
+  if (hash !== instance.base_commit) {
+    throw new EnvironmentError(
+      `rebuilt ${instance.instance_id} as ${hash}, but the data records base_commit ${instance.base_commit}`,
+    );
   }
+  inMirror(["update-ref", `refs/instances/${instance.instance_id}`, hash]);
+}
+
+/** Writes a repository's fixed tree into the mirror's object store; returns its tree id. */
+function storeFixedTree(treeDirectory: string, mirror: string, indexFile: string): string {
+  const env = { ...commitEnvironment("2024-01-01T00:00:00Z"), GIT_INDEX_FILE: indexFile };
+  git(["--git-dir", mirror, "--work-tree", treeDirectory, "add", "-A", "."], treeDirectory, env);
+  return git(["--git-dir", mirror, "write-tree"], mirror, env).trim();
 }
 
 /** A key of the bundled data: changes whenever a tree file or an instance changes. */
@@ -86,15 +88,20 @@ export function ensureBundledMirror(
   if (existsSync(join(target, "complete"))) return target;
   const building = mkdtempSync(join(cacheDirectory, "hs-swegym-mirror-building-"));
   try {
+    const fixedTrees = new Map<string, string>();
+    const indexFile = join(building, "index");
     for (const instance of instances) {
       const name = instance.repo.split("/")[1] as string;
       const mirror = join(building, mirrorName(instance.repo));
       if (!existsSync(mirror)) {
         mkdirSync(mirror);
         git(["init", "-q", "--bare"], mirror, commitEnvironment(instance.created_at));
+        rmSync(indexFile, { force: true });
+        fixedTrees.set(mirror, storeFixedTree(join(reposDirectory, name), mirror, indexFile));
       }
-      buildBaseCommit(instance, join(reposDirectory, name), mirror);
+      buildBaseCommit(instance, fixedTrees.get(mirror) as string, mirror, indexFile);
     }
+    rmSync(indexFile, { force: true });
     execFileSync("touch", [join(building, "complete")]);
     try {
       renameSync(building, target);
