@@ -9,12 +9,14 @@ import type { SweInstance } from "./data/swe-instance.js";
 import { benchmarkPlugin } from "./plugin.js";
 
 const cache = mkdtempSync(join(tmpdir(), "hs-swegym-test-cache-"));
+const scratch = mkdtempSync(join(tmpdir(), "hs-swegym-scratch-"));
 let benchmark: SweGym;
 const tasksBySplit: Record<string, Task[]> = {};
 
 beforeAll(async () => {
   benchmark = await createSweGym({
     cacheDirectory: cache,
+    scratchDirectory: scratch,
     commandTimeLimitMs: 20_000,
     gradeTimeLimitMs: 60_000,
   });
@@ -24,15 +26,17 @@ beforeAll(async () => {
     tasksBySplit[split] = loaded.tasks;
   }
 }, 120_000);
-afterAll(() => rmSync(cache, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 const instanceOf = (task: Task): SweInstance => {
   const instance = graderInstance(benchmark, task.id);
   if (instance === undefined) throw new Error(`no instance for ${task.id}`);
   return instance;
 };
-const episodeDirectories = () =>
-  readdirSync(tmpdir()).filter((name) => /^hs-swegym-[A-Za-z0-9]{6}$/.test(name));
+const episodeDirectories = () => readdirSync(scratch);
 
 describe("bundled data", () => {
   it("has at least 80 instances over at least 8 repositories, split three ways", () => {

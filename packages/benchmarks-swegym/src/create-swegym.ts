@@ -56,6 +56,8 @@ export interface SweGymOptions {
   dataDirectory?: string;
   /** Where the bundled mirror is built (default the OS temp directory). */
   cacheDirectory?: string;
+  /** Where local workspaces are made (default the OS temp directory). */
+  scratchDirectory?: string;
 }
 
 /** A SWE-Gym benchmark; `instanceOf` is for gold replay and tests inside this package. */
@@ -149,6 +151,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
       mirrorDirectory: await mirrorFor(),
       ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
       hiddenPaths: [dataDirectory],
+      ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
     });
   } else
     throw new InvalidInputError(`expected "local" or "docker", got "${runtimeOption}"`, { field: "runtime" });

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror, tinySpec } from "../__fixtures__/tiny-repo.js";
 import { parseLogPytest } from "../grading/log-parsers.js";
@@ -7,8 +8,12 @@ import { createLocalRuntime } from "../runtime/local-runtime.js";
 import { runEvaluation } from "./run-evaluation.js";
 
 const fixture = createTinyMirror();
-afterAll(() => fixture.remove());
-const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror });
+const scratch = mkdtempSync(join(tmpdir(), "hs-swegym-scratch-"));
+afterAll(() => {
+  fixture.remove();
+  rmSync(scratch, { recursive: true, force: true });
+});
+const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, scratchDirectory: scratch });
 const evaluate = (patch: string, timeLimitMs = 60_000, spec = tinySpec) =>
   runEvaluation({
     instance: fixture.instance,
@@ -19,8 +24,7 @@ const evaluate = (patch: string, timeLimitMs = 60_000, spec = tinySpec) =>
     timeLimitMs,
     condaEnvironment: null,
   });
-const episodeDirectories = () =>
-  readdirSync(tmpdir()).filter((name) => name.startsWith("hs-swegym-") && !name.includes("mirror"));
+const episodeDirectories = () => readdirSync(scratch);
 
 describe("runEvaluation (local runtime, real git and pytest)", () => {
   it("resolves with the gold patch: F2P passes, P2P holds, between the markers", async () => {
