@@ -291,6 +291,12 @@ describe("bad input", () => {
       /no spec for elsewhere\/lib version 1.0: add it with --specs FILE/,
     );
     await environment.close();
+    const harness = benchmark.presets["tool-calling"];
+    if (harness === undefined) throw new Error("missing preset");
+    const policy = scriptedPolicy(["```bash\nls\n```"]);
+    const trajectory = await runEpisode({ task: tasks[0] as Task, benchmark, harness, policy, seed: 1 });
+    expect(trajectory.endReason).toBe("error");
+    expect(trajectory.error).toMatch(/no spec for elsewhere\/lib/);
     const report = await benchmark.goldReplay?.({ tasks: { path: file } });
     expect(report?.failures[0]?.reason).toMatch(/no spec for elsewhere\/lib/);
   });

@@ -17,6 +17,7 @@ import { bundledOwner, bundledTestCommand, ensureBundledMirror } from "./data/bu
 import { parseInstances } from "./data/load-instances.js";
 import type { SweInstance } from "./data/swe-instance.js";
 import { SweGymEnvironment } from "./environment/environment.js";
+import { sweGymTools } from "./environment/tools.js";
 import { sweGymLibrary } from "./evolution-library.js";
 import { sweGymConventions } from "./failure-conventions.js";
 import { type LogParser, logParsers, sweGymRepoParsers } from "./grading/log-parsers.js";
@@ -100,7 +101,7 @@ function resolveParser(repo: string, spec: RepoSpec): LogParser {
 function failingEnvironment(reason: string): EnvironmentV1 {
   return {
     specificationVersion: "v1",
-    tools: [],
+    tools: sweGymTools,
     reset: async () => {
       throw new EnvironmentError(reason);
     },

@@ -7,7 +7,7 @@ export const sweGymConventions: FailureConventions = {
   answerFormatPattern: null,
   emptyAnswerPattern: "^$",
   answerArgument: null,
-  submitTools: ["submit", "bash"],
+  submitTools: ["submit"],
   changePattern:
     "(\\bsed\\s+-i\\b|>\\s*\\S+\\.py\\b|\\bstr_replace\\b|\\bcreate\\b|\\binsert\\b|\\bpatch\\b|\\bgit apply\\b)",
 };
