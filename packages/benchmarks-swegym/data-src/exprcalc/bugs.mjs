@@ -64,7 +64,7 @@ Division by zero is reported as \`ExpressionError("division by zero")\`, which o
     created_at: "2024-04-12T08:45:00Z",
     problem_statement: `Scientific notation is not understood
 
-\`evaluate("1e3 + 1")\` raises \`ExpressionError: unknown variable 'e3'\`. Numbers like \`2.5E-3\` come from our CSV exports and should be read as numbers.`,
+\`evaluate("1e3 + 1")\` raises \`ExpressionError: unexpected 'e3' at position 1\`. Numbers like \`2.5E-3\` come from our CSV exports and should be read as numbers.`,
     inject: [
       {
         file: t,
@@ -120,7 +120,7 @@ We pass variables like \`_base\` and \`_rate\`. \`evaluate("_base * 2", {"_base"
     created_at: "2024-04-22T09:30:00Z",
     problem_statement: `max() with no arguments crashes
 
-\`evaluate("max()")\` raises \`TypeError: max expected at least 1 argument, got 0\` (or a similar TypeError) instead of an \`ExpressionError\` we can show.`,
+\`evaluate("max()")\` raises \`ValueError: max() arg is an empty sequence\` from inside the evaluator instead of an \`ExpressionError\` we can show.`,
     inject: [
       {
         file: e,
