@@ -319,6 +319,37 @@ describe("bad input", () => {
   });
 });
 
+describe("bash tool limits", () => {
+  it("times out a command with mini-swe-agent's message, cuts long output, bounds endless writers, reads binary output", async () => {
+    const limited = await createSweGym({
+      cacheDirectory: cache,
+      scratchDirectory: scratch,
+      commandTimeLimitMs: 1_000,
+      maxOutputBytes: 200_000,
+    });
+    const { tasks } = await limited.loadTasks({ split: "train" });
+    const environment = await limited.createEnvironment(tasks[0] as Task, { seed: 5 });
+    await environment.reset();
+    const bash = (command: string) => environment.step({ id: "b", name: "bash", arguments: { command } });
+    const hung = await bash("sleep 30");
+    expect(hung).toMatchObject({ isError: true, done: false });
+    expect(hung.content).toMatch(
+      /^The last command <command>sleep 30<\/command> timed out and has been killed\./,
+    );
+    const long = await bash("yes abcd | head -c 20000");
+    expect(long.content).toContain("<elided_chars>\n10000 characters elided\n</elided_chars>");
+    const endless = await bash("yes hs-swegym");
+    expect(endless.isError).toBe(true);
+    expect(endless.content).toMatch(/output passed 200000 bytes; the command was killed/);
+    const binary = await bash("head -c 3000 /dev/urandom; echo");
+    expect(binary.content).toMatch(/^<returncode>0<\/returncode>/);
+    expect(binary.content).toContain("\uFFFD");
+    expect((await bash("echo still fine")).content).toContain("still fine");
+    await environment.close();
+    expect(episodeDirectories()).toEqual([]);
+  });
+});
+
 describe("plugin", () => {
   it("is named swegym with the options hs passes, and creates the benchmark", async () => {
     expect(benchmarkPlugin.id).toBe("swegym");
