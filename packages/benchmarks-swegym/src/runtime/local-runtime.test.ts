@@ -28,9 +28,11 @@ describe("local runtime", () => {
     const log = await workspace.run("git log --all --oneline | wc -l && git rev-parse HEAD");
     expect(log.output.trim().split("\n")).toEqual(["1", fixture.instance.base_commit]);
     expect(existsSync(workspace.directory)).toBe(true);
+    const cgroup = (workspace as unknown as { cgroupDirectory?: string }).cgroupDirectory;
     await workspace.close();
     await workspace.close();
     expect(existsSync(workspace.directory)).toBe(false);
+    if (cgroup !== undefined) expect(existsSync(cgroup)).toBe(false);
   });
 
   it.skipIf(isolation === "none")(

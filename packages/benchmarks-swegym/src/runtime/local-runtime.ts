@@ -9,8 +9,8 @@ import {
   bubblewrapArguments,
   createPidsCgroup,
   detectIsolation,
+  drainPidsCgroup,
   type IsolationLevel,
-  removePidsCgroup,
 } from "./sandbox.js";
 import {
   type CheckoutRequest,
@@ -71,9 +71,10 @@ class LocalWorkspace implements Workspace {
   private closed = false;
 
   constructor(
-    private readonly episodeDirectory: string,
+    readonly episodeDirectory: string,
     readonly isolation: IsolationLevel,
-    private readonly cgroupDirectory: string | undefined,
+    /** The workspace's pids cgroup, when one could be made. */
+    readonly cgroupDirectory: string | undefined,
     private readonly hiddenPaths: readonly string[],
     private readonly loginShell: boolean,
   ) {
@@ -110,10 +111,7 @@ class LocalWorkspace implements Workspace {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.cgroupDirectory !== undefined) {
-      killCgroup(this.cgroupDirectory);
-      removePidsCgroup(this.cgroupDirectory);
-    }
+    if (this.cgroupDirectory !== undefined) await drainPidsCgroup(this.cgroupDirectory, killCgroup);
     await rm(this.episodeDirectory, { recursive: true, force: true, maxRetries: 3 });
   }
 }

@@ -93,11 +93,30 @@ export function createPidsCgroup(name: string, maxProcesses: number): string | u
   }
 }
 
-/** Removes a pids cgroup (it must be empty; a failure is ignored). */
-export function removePidsCgroup(directory: string): void {
+/** Removes a pids cgroup; false while it still has processes (or cannot be removed). */
+export function removePidsCgroup(directory: string): boolean {
   try {
     rmdirSync(directory);
-  } catch {
-    // still has processes or already removed
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/**
+ * Kills what is left in a pids cgroup and removes it, waiting (up to `waitMs`) for killed processes to
+ * finish exiting, since a cgroup with exiting tasks cannot be removed yet.
+ */
+export async function drainPidsCgroup(
+  directory: string,
+  kill: (directory: string) => void,
+  waitMs = 5_000,
+): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    kill(directory);
+    if (removePidsCgroup(directory)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
