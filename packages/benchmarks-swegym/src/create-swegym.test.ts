@@ -301,6 +301,25 @@ describe("bad input", () => {
     expect(report?.failures[0]?.reason).toMatch(/no spec for elsewhere\/lib/);
   });
 
+  it("--specs FILE adds a repository's spec; a bad spec file names file and field", async () => {
+    const specs = join(cache, "specs.json");
+    writeFileSync(
+      specs,
+      JSON.stringify({ "elsewhere/lib": { "1.0": { test_cmd: "python3 -m pytest -rA" } } }),
+    );
+    const withSpecs = await createSweGym({ cacheDirectory: cache, scratchDirectory: scratch, specs });
+    const base = instanceOf(tasksBySplit.train?.[0] as Task);
+    const file = writeData([{ ...base, instance_id: "elsewhere__lib-2", repo: "elsewhere/lib" }]);
+    const { tasks } = await withSpecs.loadTasks({ path: file });
+    const environment = await withSpecs.createEnvironment(tasks[0] as Task, { seed: 1 });
+    await expect(environment.reset()).rejects.toThrow(/repository elsewhere\/lib is not in the mirror/);
+    await environment.close();
+    writeFileSync(specs, JSON.stringify({ "elsewhere/lib": { "1.0": { install: "pip install ." } } }));
+    await expect(createSweGym({ cacheDirectory: cache, specs })).rejects.toThrow(
+      /specs\.json, field "elsewhere\/lib\.1\.0\.test_cmd"/,
+    );
+  });
+
   it("a submitted patch that does not apply is graded as not applied", async () => {
     const task = tasksBySplit.train?.[0] as Task;
     const environment = await benchmark.createEnvironment(task, { seed: 4 });

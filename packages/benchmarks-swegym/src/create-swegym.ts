@@ -111,6 +111,43 @@ function failingEnvironment(reason: string): EnvironmentV1 {
   };
 }
 
+async function readSpecs(option: SweGymOptions["specs"]): Promise<SpecMap> {
+  if (option === undefined) return mergeSpecMaps(sweGymSpecs, bundledSpecs());
+  if (typeof option !== "string") return mergeSpecMaps(sweGymSpecs, bundledSpecs(), option);
+  const text = await readFile(option, "utf8").catch((error: Error) => {
+    throw new InvalidInputError(`cannot read the spec file: ${error.message}`, { file: option });
+  });
+  return mergeSpecMaps(sweGymSpecs, bundledSpecs(), parseSpecMap(text, option));
+}
+
+/** The mirror: `--repos`, or the bundled repositories rebuilt from the package's plain files. */
+async function resolveMirror(options: SweGymOptions, dataDirectory: string): Promise<string> {
+  if (options.repos !== undefined) return options.repos;
+  const loaded: SweInstance[] = [];
+  for (const split of bundledSplits) {
+    const file = join(dataDirectory, `${split}.jsonl`);
+    if (!existsSync(file)) continue;
+    const parsed = parseInstances(await readFile(file, "utf8"), file, split);
+    loaded.push(...parsed.instances.map((entry) => entry.instance));
+  }
+  return ensureBundledMirror(join(dataDirectory, "repos"), loaded, options.cacheDirectory);
+}
+
+async function createRuntime(options: SweGymOptions, dataDirectory: string): Promise<Runtime> {
+  const runtimeOption = options.runtime ?? "local";
+  if (typeof runtimeOption !== "string") return runtimeOption;
+  if (runtimeOption === "docker") return createDockerRuntime();
+  if (runtimeOption !== "local") {
+    throw new InvalidInputError(`expected "local" or "docker", got "${runtimeOption}"`, { field: "runtime" });
+  }
+  return createLocalRuntime({
+    mirrorDirectory: await resolveMirror(options, dataDirectory),
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    hiddenPaths: [dataDirectory],
+    ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
+  });
+}
+
 /**
  * Creates SWE-Gym with SWE-bench v4.1.0 grading. Tasks hold the problem statement only; patches and
  * test lists stay in a private map of this instance. Bundled splits run offline on our own
@@ -119,43 +156,9 @@ function failingEnvironment(reason: string): EnvironmentV1 {
  */
 export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym> {
   const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
-  let userSpecs: SpecMap = {};
-  if (typeof options.specs === "string") {
-    const file = options.specs;
-    const text = await readFile(file, "utf8").catch((error: Error) => {
-      throw new InvalidInputError(`cannot read the spec file: ${error.message}`, { file });
-    });
-    userSpecs = parseSpecMap(text, file);
-  } else if (options.specs !== undefined) userSpecs = options.specs;
-  const specs = mergeSpecMaps(sweGymSpecs, bundledSpecs(), userSpecs);
+  const specs = await readSpecs(options.specs);
   const instances = new Map<string, SweInstance>();
-  let mirror = options.repos;
-  const mirrorFor = async (): Promise<string> => {
-    if (mirror !== undefined) return mirror;
-    const loaded: SweInstance[] = [];
-    for (const split of bundledSplits) {
-      const file = join(dataDirectory, `${split}.jsonl`);
-      if (!existsSync(file)) continue;
-      loaded.push(
-        ...parseInstances(await readFile(file, "utf8"), file, split).instances.map((entry) => entry.instance),
-      );
-    }
-    mirror = ensureBundledMirror(join(dataDirectory, "repos"), loaded, options.cacheDirectory);
-    return mirror;
-  };
-  const runtimeOption = options.runtime ?? "local";
-  let runtime: Runtime;
-  if (typeof runtimeOption !== "string") runtime = runtimeOption;
-  else if (runtimeOption === "docker") runtime = createDockerRuntime();
-  else if (runtimeOption === "local") {
-    runtime = createLocalRuntime({
-      mirrorDirectory: await mirrorFor(),
-      ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
-      hiddenPaths: [dataDirectory],
-      ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
-    });
-  } else
-    throw new InvalidInputError(`expected "local" or "docker", got "${runtimeOption}"`, { field: "runtime" });
+  const runtime = await createRuntime(options, dataDirectory);
   const condaEnvironment = runtime.id === "docker" ? dockerCondaEnvironment : null;
   const settingsFor = (instance: SweInstance) => {
     const spec = resolveSpec(specs, instance);
