@@ -148,6 +148,34 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
   });
 }
 
+/** Where a load reads from: a file (its name is the split) or a bundled split. */
+function sourceOf(dataDirectory: string, options: LoadTasksOptions): { file: string; split: string } {
+  if (options.path !== undefined)
+    return { file: options.path, split: basename(options.path, extname(options.path)) };
+  const split = options.split ?? "train";
+  if (!(bundledSplits as readonly string[]).includes(split)) {
+    throw new InvalidInputError(`unknown split "${split}"; expected one of ${bundledSplits.join(", ")}`, {
+      field: "split",
+    });
+  }
+  return { file: join(dataDirectory, `${split}.jsonl`), split };
+}
+
+/** Loads tasks and keeps their instances in the grader's map. */
+async function loadInto(
+  instances: Map<string, SweInstance>,
+  dataDirectory: string,
+  options: LoadTasksOptions,
+): Promise<LoadTasksResult> {
+  const { file, split } = sourceOf(dataDirectory, options);
+  const text = await readFile(file, "utf8").catch((error: Error) => {
+    throw new InvalidInputError(`cannot read SWE-Gym data: ${error.message}`, { file });
+  });
+  const parsed = parseInstances(text, file, split);
+  for (const { task, instance } of parsed.instances) instances.set(task.id, instance);
+  return { tasks: parsed.instances.map(({ task }) => task), problems: parsed.problems };
+}
+
 /**
  * Creates SWE-Gym with SWE-bench v4.1.0 grading. Tasks hold the problem statement only; patches and
  * test lists stay in a private map of this instance. Bundled splits run offline on our own
@@ -187,29 +215,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
     evolutionLibrary: sweGymLibrary,
     observableCategory: (task: Task) => String(task.metadata.repo ?? task.category),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
-      let file: string;
-      let split: string;
-      if (loadOptions.path !== undefined) {
-        file = loadOptions.path;
-        split = basename(file, extname(file));
-      } else {
-        split = loadOptions.split ?? "train";
-        if (!(bundledSplits as readonly string[]).includes(split)) {
-          throw new InvalidInputError(
-            `unknown split "${split}"; expected one of ${bundledSplits.join(", ")}`,
-            {
-              field: "split",
-            },
-          );
-        }
-        file = join(dataDirectory, `${split}.jsonl`);
-      }
-      const text = await readFile(file, "utf8").catch((error: Error) => {
-        throw new InvalidInputError(`cannot read SWE-Gym data: ${error.message}`, { file });
-      });
-      const parsed = parseInstances(text, file, split);
-      for (const { task, instance } of parsed.instances) instances.set(task.id, instance);
-      return { tasks: parsed.instances.map(({ task }) => task), problems: parsed.problems };
+      return loadInto(instances, dataDirectory, loadOptions);
     },
     async createEnvironment(task: Task): Promise<EnvironmentV1> {
       const instance = instances.get(task.id);
