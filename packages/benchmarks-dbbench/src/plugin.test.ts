@@ -18,6 +18,18 @@ describe("benchmarkPlugin", () => {
     })) as DbBench;
     expect(benchmark.id).toBe("dbbench");
     expect(await benchmark.engine.describe()).toMatch(/sqlite/i);
+    expect(benchmark.actionGrammar).toBeUndefined();
+    await benchmark.close();
+  });
+
+  it("exposes the grammar hs hands it as actionGrammar", async () => {
+    const actionGrammar = {
+      specificationVersion: "v1" as const,
+      featureCount: 1,
+      next: () => ({ done: true as const, content: "", toolCalls: [] }),
+    };
+    const benchmark = (await benchmarkPlugin.createBenchmark({}, { actionGrammar })) as DbBench;
+    expect(benchmark.actionGrammar).toBe(actionGrammar);
     await benchmark.close();
   });
 

@@ -1,4 +1,9 @@
-import { type BenchmarkPluginV1, InvalidInputError, type PluginOptionValues } from "@hs/harness";
+import {
+  type BenchmarkPluginContextV1,
+  type BenchmarkPluginV1,
+  InvalidInputError,
+  type PluginOptionValues,
+} from "@hs/harness";
 import { z } from "zod";
 import { createDbBench } from "./create-dbbench.js";
 
@@ -45,9 +50,10 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     "query-time-limit": { type: "string", description: "milliseconds one statement may run (default 60000)" },
   },
   grammarModule: "@hs/grammar-dbbench",
-  async createBenchmark(values: PluginOptionValues) {
+  async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
     const parsed = parseValues(values);
     return createDbBench({
+      ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(parsed.engine === undefined ? {} : { engine: parsed.engine }),
       ...(parsed.protocol === undefined ? {} : { protocol: parsed.protocol }),
       ...(parsed["query-time-limit"] === undefined
