@@ -2,7 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { changedSections, evolvePool, readPool, writePool } from "@hs/evolution";
-import { createLookupBenchmark, createLookupSensitivePolicy, lookupTextHarness } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupTextHarness,
+} from "@hs/harness/test-environments";
 
 // Evolves a sibling pool from the lookup base harness for a policy that reacts to the harness, then
 // writes the pool file and reads it back.
@@ -34,7 +38,9 @@ try {
 } finally {
   await rm(directory, { recursive: true, force: true });
 }
-const summary = pool.siblings.map((sibling) => `${sibling.direction} ${sibling.validation.rescued}/${sibling.validation.regressions}`);
+const summary = pool.siblings.map(
+  (sibling) => `${sibling.direction} ${sibling.validation.rescued}/${sibling.validation.regressions}`,
+);
 console.log(
   `evolution: base failed ${report.baseRun.failures}/${report.baseRun.episodes}; pool of ${pool.siblings.length} siblings (direction rescued/regressions: ${summary.join(", ")})`,
 );

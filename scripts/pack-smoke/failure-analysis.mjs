@@ -1,6 +1,10 @@
 import { classifyFailure, createRuleClassifier, modesOf } from "@hs/failure-analysis";
 import { runEpisode } from "@hs/harness";
-import { createLookupBenchmark, createScriptedPolicy, lookupTextHarness } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createScriptedPolicy,
+  lookupTextHarness,
+} from "@hs/harness/test-environments";
 
 // Two failed lookup episodes (Peru's capital): a guess with no lookup, and an unknown key never
 // recovered from; the generic rule classifier names each failure.
@@ -15,7 +19,8 @@ const guessModes = guess.map((label) => label.mode);
 if (guessModes.join() !== "premature-answer") throw new Error(`guess labelled ${guessModes.join()}`);
 const missing = await classifyFailure(await episode(["lookup: atlantis", "answer: Lima?"]), classifiers);
 const missingModes = missing.map((label) => label.mode);
-if (!missingModes.includes("unrecovered-tool-error")) throw new Error(`lookup error labelled ${missingModes.join()}`);
+if (!missingModes.includes("unrecovered-tool-error"))
+  throw new Error(`lookup error labelled ${missingModes.join()}`);
 const solved = await episode(["lookup: peru", "answer: Lima"]);
 if (!solved.success || (await classifyFailure(solved, classifiers)).length !== 0)
   throw new Error("a solved episode was labelled");

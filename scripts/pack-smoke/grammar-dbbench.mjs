@@ -23,7 +23,8 @@ try {
     chosen.push(step.decision.options[0].label);
     step = grammar.next(view, chosen);
   }
-  if (!step.done || step.content.length === 0) throw new Error(`grammar did not finish after ${chosen.join(" ")}`);
+  if (!step.done || step.content.length === 0)
+    throw new Error(`grammar did not finish after ${chosen.join(" ")}`);
   const options = first.decision.options.map((option) => option.label).join(", ");
   console.log(
     `grammar-dbbench: first decision "${first.decision.name}" [${options}] on table "${read.table}"; ${chosen.length} choices -> ${JSON.stringify(step.content.split("\n")[0])}`,

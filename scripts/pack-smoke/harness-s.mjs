@@ -17,7 +17,12 @@ try {
   const { tasks } = await benchmark.loadTasks({});
   const learner = createRecordingLearner();
   const steps = [];
-  const config = { ...defaultTrainerConfig("harness-s", 4), groupSize: 2, promptsPerStep: 2, rolloutBudget: 24 };
+  const config = {
+    ...defaultTrainerConfig("harness-s", 4),
+    groupSize: 2,
+    promptsPerStep: 2,
+    rolloutBudget: 24,
+  };
   const { summary } = await trainMethod({
     benchmark,
     harness: lookupTextHarness,

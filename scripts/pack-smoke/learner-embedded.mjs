@@ -22,11 +22,13 @@ const batch = {
 };
 const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.2, epochs: 3 });
 const before = learner.statistics(learner.replay(batch));
-if (before.ratioMaxDeviation !== 0) throw new Error(`ratio before the update deviates by ${before.ratioMaxDeviation}`);
+if (before.ratioMaxDeviation !== 0)
+  throw new Error(`ratio before the update deviates by ${before.ratioMaxDeviation}`);
 const stats = await learner.update(batch);
 const after = learner.statistics(learner.replay(batch));
 if (learner.updates !== 1) throw new Error(`updates = ${learner.updates}`);
-if (!(after.ratioMaxDeviation > 0)) throw new Error("the update did not change the policy's log-probabilities");
+if (!(after.ratioMaxDeviation > 0))
+  throw new Error("the update did not change the policy's log-probabilities");
 const decisions = learner.replay(batch).oldLogprobs.length;
 learner.dispose();
 policy.dispose();

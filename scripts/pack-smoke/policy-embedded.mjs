@@ -13,7 +13,14 @@ const policy = await createEmbeddedPolicy({ grammar, seed: 1 });
 const directory = await mkdtemp(join(tmpdir(), "hs-smoke-policy-"));
 try {
   const play = (target) =>
-    runEpisode({ task: tasks[0], benchmark, harness: lookupTextHarness, policy: target, seed: 0, mode: "greedy" });
+    runEpisode({
+      task: tasks[0],
+      benchmark,
+      harness: lookupTextHarness,
+      policy: target,
+      seed: 0,
+      mode: "greedy",
+    });
   const first = await play(policy);
   if (first.steps.length === 0) throw new Error("the policy took no step");
   const action = first.steps[0].action;

@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLookupBenchmark, createLookupSensitivePolicy, lookupPool } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupPool,
+} from "@hs/harness/test-environments";
 import { poolHarnesses, profilePool, readProfileSet, writeProfileSet } from "@hs/profiles";
 
 // Profiles the lookup test pool for a policy that reacts to the harness, writes the profile file and

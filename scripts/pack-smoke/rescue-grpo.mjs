@@ -14,7 +14,8 @@ import { createRescuer, defaultTrainerConfig, groupAdvantages, trainGrpo } from 
 // over every sibling of the lookup pool (the all-rescue baseline) and a recording learner.
 const advantages = groupAdvantages([1, 0, 0, 1], "grpo");
 const sum = advantages.reduce((total, value) => total + value, 0);
-if (Math.abs(sum) > 1e-9 || !(advantages[0] > 0 && advantages[1] < 0)) throw new Error(`advantages ${advantages}`);
+if (Math.abs(sum) > 1e-9 || !(advantages[0] > 0 && advantages[1] < 0))
+  throw new Error(`advantages ${advantages}`);
 const outDirectory = await mkdtemp(join(tmpdir(), "hs-smoke-rescue-grpo-"));
 try {
   const benchmark = createLookupBenchmark();
@@ -33,11 +34,17 @@ try {
     profiles: () => null,
   });
   const steps = [];
-  const config = { ...defaultTrainerConfig("all-rescue", 4), groupSize: 2, promptsPerStep: 2, rolloutBudget: 24 };
+  const config = {
+    ...defaultTrainerConfig("all-rescue", 4),
+    groupSize: 2,
+    promptsPerStep: 2,
+    rolloutBudget: 24,
+  };
   const context = { benchmark, harness: lookupTextHarness, tasks, policy, learner, outDirectory, rescue };
   const summary = await trainGrpo({ ...context, onStep: (step) => steps.push(step) }, config);
   const rescueRollouts = steps.reduce((total, step) => total + step.rolloutsRescue, 0);
-  if (summary.rollouts > 24 || steps.length !== summary.steps) throw new Error(`summary ${JSON.stringify(summary)}`);
+  if (summary.rollouts > 24 || steps.length !== summary.steps)
+    throw new Error(`summary ${JSON.stringify(summary)}`);
   if (rescueRollouts === 0) throw new Error("no rescue rollout ran");
   const trained = learner.batches.flatMap((batch) => batch.samples);
   if (!trained.some((sample) => sample.advantage !== 0)) throw new Error("every trained advantage is 0");

@@ -1,6 +1,10 @@
 import { createRuleClassifier, labelTrajectory } from "@hs/failure-analysis";
 import { observedTask, observedTrajectory, runEpisode } from "@hs/harness";
-import { createLookupBenchmark, createLookupSensitivePolicy, lookupPool } from "@hs/harness/test-environments";
+import {
+  createLookupBenchmark,
+  createLookupSensitivePolicy,
+  lookupPool,
+} from "@hs/harness/test-environments";
 import { poolHarnesses, profilePool } from "@hs/profiles";
 import {
   createCombinedRouter,
@@ -15,7 +19,13 @@ import {
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
 const policy = createLookupSensitivePolicy();
-const { profiles, baseTrajectories } = await profilePool({ benchmark, policy, pool: lookupPool, tasks, rolloutsPerTask: 1 });
+const { profiles, baseTrajectories } = await profilePool({
+  benchmark,
+  policy,
+  pool: lookupPool,
+  tasks,
+  rolloutsPerTask: 1,
+});
 const failed = baseTrajectories.find((trajectory) => !trajectory.success);
 if (failed === undefined) throw new Error("the base harness failed no task");
 const task = tasks.find((candidate) => candidate.id === failed.taskId);
@@ -26,7 +36,14 @@ const router = createCombinedRouter({
     { router: createVotingRouter({ judges: defaultProfileJudges() }) },
   ],
 });
-const input = { task: observedTask(benchmark, task), failedGroup: [labelled], pool: lookupPool, profiles, k: 1, seed: 1 };
+const input = {
+  task: observedTask(benchmark, task),
+  failedGroup: [labelled],
+  pool: lookupPool,
+  profiles,
+  k: 1,
+  seed: 1,
+};
 const decision = await router.route(input);
 const harnesses = poolHarnesses(lookupPool);
 const chosen = harnesses.find((harness) => harness.id === decision.selected[0]);
@@ -34,7 +51,8 @@ if (decision.selected.length !== 1 || chosen === undefined || chosen.isBase)
   throw new Error(`router selected ${JSON.stringify(decision.selected)}`);
 if (explainDecision(decision).length === 0) throw new Error("empty explanation");
 const rescue = await runEpisode({ task, benchmark, harness: chosen.config, policy, seed: 0 });
-if (!rescue.success) throw new Error(`${chosen.id} did not rescue ${task.id}, though its profile says it rescues`);
+if (!rescue.success)
+  throw new Error(`${chosen.id} did not rescue ${task.id}, though its profile says it rescues`);
 console.log(
   `router: base failure on ${task.id} (${labelled.failureModes.map((label) => label.mode).join(", ")}) routed to ${chosen.id}, which solved it`,
 );

@@ -26,7 +26,9 @@ try {
   const before = first.metrics["loss:sum"];
   const after = last.metrics["loss:sum"];
   if (!(after < before / 2)) throw new Error(`loss did not fall: ${before} -> ${after}`);
-  console.log(`tinker: 7 forward_backward + 6 optim_step over HTTP; loss ${before.toFixed(3)} -> ${after.toFixed(3)}`);
+  console.log(
+    `tinker: 7 forward_backward + 6 optim_step over HTTP; loss ${before.toFixed(3)} -> ${after.toFixed(3)}`,
+  );
 } finally {
   await client.close();
   await server.close();
