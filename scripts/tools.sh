@@ -6,8 +6,9 @@ set -euo pipefail
 missing=()
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v patch >/dev/null 2>&1 || missing+=(patch)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-python3 -c "import pytest" >/dev/null 2>&1 || missing+=(python3-pytest)
+# Debian's own interpreter: the bundled SWE-Gym repositories and the AppWorld shell run /usr/bin/python3
+[ -x /usr/bin/python3 ] || missing+=(python3)
+/usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || missing+=(python3-pytest)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ ${#missing[@]} -eq 0 ] && exit 0
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }

@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   type ActionGrammarV1,
   type BenchmarkPluginContextV1,
   type BenchmarkV1,
   type HarnessConfig,
-  parseHarnessConfig,
+  readHarnessConfigFile,
   type Task,
 } from "@hs/harness";
 import { type CommandArguments, UsageError } from "./command.js";
@@ -92,7 +91,7 @@ export async function resolveHarness(benchmark: BenchmarkV1, name: string): Prom
   if (name === "base") return benchmark.presets[benchmark.defaultPreset] as HarnessConfig;
   const preset = benchmark.presets[name];
   if (preset !== undefined) return preset;
-  if (existsSync(name)) return parseHarnessConfig(JSON.parse(await readFile(name, "utf8")), { file: name });
+  if (existsSync(name)) return readHarnessConfigFile(name);
   throw new UsageError(
     `--harness ${name}: not "base", a preset (${Object.keys(benchmark.presets).join(", ")}) or a harness file`,
   );

@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
+import { numberRules, parseNumberText } from "./arguments.js";
 
 /** Where a command writes: results to stdout, progress and diagnostics to stderr. */
 export interface CommandIo {
@@ -53,14 +54,18 @@ export function stringOption(args: CommandArguments, name: string): string | und
   const value = args.values[name];
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw new UsageError(`--${name} expects a value`);
+  if (value.trim() === "") throw new UsageError(`--${name} expects a value, got an empty one`);
   return value;
 }
 
-/** Reads an integer option (with a default) or throws a usage error naming it. */
+/**
+ * Reads an integer option (with a default) or throws a usage error naming it: decimal digits only,
+ * within the range `numberRules` gives the option (see arguments.ts).
+ */
 export function integerOption(args: CommandArguments, name: string, fallback: number): number {
-  const text = stringOption(args, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value)) throw new UsageError(`--${name} expects an integer, got "${text}"`);
-  return value;
+  const value = args.values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "string") throw new UsageError(`--${name} expects a value`);
+  const rule = numberRules[name];
+  return parseNumberText(name, value, rule?.kind === "integer" ? rule : { kind: "integer" });
 }

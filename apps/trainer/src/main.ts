@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { BenchmarkPluginV1 } from "@hs/harness";
+import { checkArguments } from "./arguments.js";
 import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
@@ -67,6 +68,7 @@ async function parseCommandArguments(
     allowPositionals: true,
     strict: true,
   });
+  checkArguments(command.name, { values: parsed.values, positionals: parsed.positionals });
   if (plugin === undefined || specifier === undefined)
     return { values: parsed.values, positionals: parsed.positionals };
   const values = Object.fromEntries(

@@ -81,6 +81,11 @@ export interface EvolveOptions extends EpisodeRunner {
   now?: () => number;
   /** Progress lines. */
   onProgress?: (message: string) => void;
+  /**
+   * Called once for each classifier that threw while labelling a base failure (the episode keeps the
+   * labels of the other classifiers). Absent: such failures are not reported.
+   */
+  onClassifierError?: (classifierId: string, error: unknown, trajectoryId: string) => void;
 }
 
 /** One validated candidate. */
@@ -175,6 +180,7 @@ export async function evolvePool(
         ? trajectory
         : await labelTrajectory(trajectory, classifiers, {
             task: observedTask(options.benchmark, taskOf(trajectory)),
+            onError: (classifierId, error) => options.onClassifierError?.(classifierId, error, trajectory.id),
           }),
     );
   }

@@ -1,49 +1,35 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { describeZodIssue, InvalidInputError, type Pool, poolSchema } from "@hs/harness";
+import { writeFile } from "node:fs/promises";
+import {
+  describeZodIssue,
+  InvalidInputError,
+  type Pool,
+  poolSchema,
+  readJsonFile,
+  verifyPoolIntegrity,
+} from "@hs/harness";
 
 /** Validates a pool document; throws `InvalidInputError` naming the file and field. */
-export function parsePool(value: unknown, source: { file?: string } = {}): Pool {
+export function parsePool(value: unknown, source: { file?: string; benchmark?: string } = {}): Pool {
   const result = poolSchema.safeParse(value);
   if (!result.success) {
     const { field, message } = describeZodIssue(result.error);
-    throw new InvalidInputError(`invalid pool: ${message}`, { ...source, field });
+    throw new InvalidInputError(`invalid pool: ${message}`, {
+      ...(source.file === undefined ? {} : { file: source.file }),
+      field,
+    });
   }
-  const ids = new Set<string>();
-  for (const [index, sibling] of result.data.siblings.entries()) {
-    if (ids.has(sibling.id) || sibling.id === result.data.base.id) {
-      throw new InvalidInputError(`duplicate harness id "${sibling.id}"`, {
-        ...source,
-        field: `siblings.${index}.id`,
-      });
-    }
-    ids.add(sibling.id);
-  }
+  verifyPoolIntegrity(result.data, source);
   return result.data;
 }
 
-/** Reads and validates a pool JSON file. */
-export async function readPool(file: string): Promise<Pool> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new InvalidInputError(
-      `cannot read pool: ${error instanceof Error ? error.message : String(error)}`,
-      { file },
-      { cause: error },
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InvalidInputError(
-      `pool is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-      { file },
-      { cause: error },
-    );
-  }
-  return parsePool(value, { file });
+/**
+ * Reads and validates a pool JSON file (a BOM is accepted): unknown keys, stale hashes, ids that differ
+ * from their config's, duplicate ids and (with `benchmark`) a pool of another benchmark are errors
+ * naming the file and field.
+ */
+export async function readPool(file: string, options: { benchmark?: string } = {}): Promise<Pool> {
+  const value = await readJsonFile(file, "a sibling pool (hs evolve)");
+  return parsePool(value, { file, ...options });
 }
 
 /** Writes a pool as pretty JSON (validated first). A pool is frozen: nothing rewrites it in place. */

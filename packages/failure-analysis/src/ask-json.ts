@@ -91,9 +91,13 @@ export async function askForJson<Schema extends z.ZodType>(
     const timedOut =
       error instanceof TimeoutError ||
       (HarnessSError.isInstance(error) && error.name === "HarnessSTimeoutError");
-    const reason = timedOut
-      ? `timeout after ${options.timeoutMs} ms`
-      : `request failed: ${error instanceof Error ? error.message : String(error)}`;
+    const message = error instanceof Error ? error.message : String(error);
+    // the model's own time limit (with its retries) may end the call before this one: say which
+    const reason = !timedOut
+      ? `request failed: ${message}`
+      : message.startsWith("timeout after")
+        ? `timeout after ${options.timeoutMs} ms`
+        : `timed out: ${message}`;
     return { ok: false, reason, raw: null, timedOut };
   } finally {
     clearTimeout(timer);

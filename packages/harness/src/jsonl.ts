@@ -3,6 +3,7 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import type { z } from "zod";
+import { stripBom } from "./json-file.js";
 import { describeZodIssue } from "./parse-harness-config.js";
 import { InvalidInputError } from "./spec/errors.js";
 import { type Trajectory, trajectorySchema } from "./spec/trajectory.js";
@@ -32,10 +33,12 @@ export async function readJsonl<Schema extends z.ZodType>(
   let line = 0;
   for await (const text of lines) {
     line += 1;
-    if (text.trim() === "") continue;
+    // a UTF-8 byte order mark before the first record is an editor's, not part of the record
+    const body = line === 1 ? stripBom(text) : text;
+    if (body.trim() === "") continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(body);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       problems.push(

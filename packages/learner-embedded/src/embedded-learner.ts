@@ -1,7 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LearnerStats, LearnerV1, TrainingBatch } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError, readJsonFile } from "@hs/harness";
 import {
   concatDecisionRows,
   type DecisionNetwork,
@@ -261,7 +261,7 @@ export class EmbeddedGrpoLearner implements LearnerV1 {
   async load(directory: string): Promise<void> {
     await this.policy.load(directory);
     const path = join(directory, optimizerFileName);
-    const raw = JSON.parse(await readFile(path, "utf8")) as {
+    const raw = (await readJsonFile(path, "the optimizer state of a checkpoint (optimizer.json)")) as {
       format?: unknown;
       weights?: { name: string; shape: number[]; values: number[] }[];
     };

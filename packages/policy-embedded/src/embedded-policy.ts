@@ -9,7 +9,7 @@ import type {
   PolicyV1,
   PolicyView,
 } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError, readJsonFile } from "@hs/harness";
 import { z } from "zod";
 import { initializeBackend, tf } from "./backend.js";
 import { DecisionNetwork, type DecisionNetworkConfig } from "./decision-network.js";
@@ -328,7 +328,9 @@ export async function readPolicyConfig(
   directory: string,
 ): Promise<DecisionNetworkConfig & { updates: number }> {
   const path = join(directory, policyFileName);
-  const parsed = policyFileSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
+  const parsed = policyFileSchema.safeParse(
+    await readJsonFile(path, "embedded policy weights (policy.json)"),
+  );
   if (!parsed.success) throw new InvalidInputError(parsed.error.message, { file: path });
   return { ...parsed.data.config, updates: parsed.data.updates };
 }

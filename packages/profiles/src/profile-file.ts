@@ -1,5 +1,11 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { describeZodIssue, InvalidInputError, type ProfileSet, profileSetSchema } from "@hs/harness";
+import { writeFile } from "node:fs/promises";
+import {
+  describeZodIssue,
+  InvalidInputError,
+  type ProfileSet,
+  profileSetSchema,
+  readJsonFile,
+} from "@hs/harness";
 
 /** Validates a profile set; throws `InvalidInputError` naming the file and field. */
 export function parseProfileSet(value: unknown, source: { file?: string } = {}): ProfileSet {
@@ -9,18 +15,9 @@ export function parseProfileSet(value: unknown, source: { file?: string } = {}):
   throw new InvalidInputError(`invalid profiles: ${message}`, { ...source, field });
 }
 
-/** Reads and validates a profiles JSON file. */
+/** Reads and validates a profiles JSON file (a BOM is accepted; errors name the file and field). */
 export async function readProfileSet(file: string): Promise<ProfileSet> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, "utf8"));
-  } catch (error) {
-    throw new InvalidInputError(
-      `cannot read profiles: ${error instanceof Error ? error.message : String(error)}`,
-      { file },
-      { cause: error },
-    );
-  }
+  const value = await readJsonFile(file, "a profile set (hs profile)");
   return parseProfileSet(value, { file });
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError, type LearnerV1 } from "@hs/harness";
+import { InvalidInputError, type LearnerV1, readJsonFile } from "@hs/harness";
 import { z } from "zod";
 
 /** Where the prompt stream stands (enough to continue the same order). */
@@ -81,7 +81,7 @@ export async function saveRunState(
 export async function loadRunState(runDirectory: string, learner: LearnerV1): Promise<RunState | null> {
   const pointer = join(runDirectory, "checkpoints", pointerFile);
   if (!existsSync(pointer)) return null;
-  const parsed = runStateSchema.safeParse(JSON.parse(await readFile(pointer, "utf8")));
+  const parsed = runStateSchema.safeParse(await readJsonFile(pointer, "the checkpoint pointer of a run"));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new InvalidInputError(`not a run state: ${issue?.message}`, {

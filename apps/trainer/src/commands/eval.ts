@@ -16,6 +16,8 @@ import {
 } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
+import { checkOutputFile } from "../run-directory.js";
+import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 
 /** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
 export async function resolvePolicy(
@@ -90,7 +92,9 @@ Options:
   --rank1 POOL      Rank-1 inference: each task runs under the one harness the router ranks first for
                     it (a sibling of POOL, or the base when its profile is at least as good), at the
                     same one episode per task
-  --profiles FILE   profiles for the Rank-1 router (hs profile)
+  --profiles FILE   profiles for the Rank-1 router (hs profile); profiles of harnesses the pool
+                    lacks are refused
+  --allow-profile-mismatch  ignore (with a warning) such profiles instead
   --router SPEC     the Rank-1 router: ${routerOptionUsage}
   --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
   --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
@@ -105,6 +109,7 @@ Options:
     rank1: { type: "string" },
     profiles: { type: "string" },
     router: { type: "string" },
+    "allow-profile-mismatch": { type: "boolean" },
     trajectories: { type: "string" },
     json: { type: "boolean" },
   },
@@ -113,15 +118,34 @@ Options:
     const mode = stringOption(args, "mode") ?? "greedy";
     if (mode !== "greedy" && mode !== "sample")
       throw new UsageError(`--mode ${mode}: expected greedy or sample`);
+    const trajectoriesFile =
+      args.values.trajectories === undefined
+        ? undefined
+        : await checkOutputFile("--trajectories", stringOption(args, "trajectories"), [
+            { option: "--data", path: stringOption(args, "data") },
+            { option: "--rank1", path: stringOption(args, "rank1") },
+            { option: "--profiles", path: stringOption(args, "profiles") },
+            { option: "--harness", path: stringOption(args, "harness") },
+          ]);
     const benchmark = await openBenchmark(args);
     const split = stringOption(args, "split") ?? heldoutSplitOf(benchmark);
-    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
     const rankOneFile = stringOption(args, "rank1");
     const profilesFile = stringOption(args, "profiles");
-    const pool = rankOneFile === undefined ? null : await readPool(resolve(rankOneFile));
-    const profiles = profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile));
+    const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));
+    const profiles =
+      profilesFile === undefined
+        ? null
+        : matchProfilesToPool(
+            await readProfileSet(resolve(profilesFile)),
+            pool,
+            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+            (message) => io.stderr(`${message}\n`),
+          );
     const router = await resolveRouter(stringOption(args, "router"), benchmark);
     const chosen: Record<string, number> = {};
     const started = Date.now();
@@ -145,10 +169,9 @@ Options:
         if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
       },
     });
-    const trajectoriesFile = stringOption(args, "trajectories");
     if (trajectoriesFile !== undefined) {
-      await writeFile(resolve(trajectoriesFile), "");
-      await appendTrajectories(resolve(trajectoriesFile), result.trajectories);
+      await writeFile(trajectoriesFile, "");
+      await appendTrajectories(trajectoriesFile, result.trajectories);
     }
     const passes = result.trajectories.filter((trajectory) => trajectory.success);
     const output = {

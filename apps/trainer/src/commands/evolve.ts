@@ -1,6 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { createChatPolicy } from "@hs/chat-policy";
+import { writeFile } from "node:fs/promises";
 import {
   createLlmClassifier,
   createLlmProposer,
@@ -22,6 +20,8 @@ import {
 } from "@hs/harness";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { createOutboundCalls } from "../outbound-calls.js";
+import { checkOutputFile } from "../run-directory.js";
 import { resolvePolicy } from "./eval.js";
 
 /** Parses `--directions a,b` (default: all). */
@@ -68,6 +68,8 @@ Options:
   --directions LIST      comma-separated directions (default: all seven)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
   --llm-model NAME       model name at that endpoint (enables the LLM parts)
+  --llm-timeout MS       time limit of one LLM call attempt (default 120000)
+  --llm-retries N        retries of a failed LLM call (default 4); each failure is reported on stderr
   --out FILE             pool JSON to write (required)`,
   options: {
     bench: { type: "string" },
@@ -85,13 +87,22 @@ Options:
     directions: { type: "string" },
     "llm-base-url": { type: "string" },
     "llm-model": { type: "string" },
+    "llm-timeout": { type: "string" },
+    "llm-retries": { type: "string" },
     out: { type: "string" },
   },
   async run(args, io) {
     const out = stringOption(args, "out");
     if (out === undefined) throw new UsageError("--out pool.json is required");
-    // the output directory exists before the long run, so a missing one cannot lose its result
-    await mkdir(dirname(resolve(out)), { recursive: true });
+    // every output is checked (and its directory created) before the long run, so none can lose it
+    const inputs = [
+      { option: "--data", path: stringOption(args, "data") },
+      { option: "--harness", path: stringOption(args, "harness") },
+    ];
+    await checkOutputFile("--out", out, inputs, { createParent: true });
+    await checkOutputFile("--out (report)", `${out.replace(/\.json$/, "")}.evolution.json`, inputs);
+    await checkOutputFile("--out (base episodes)", `${out.replace(/\.json$/, "")}.base.jsonl`, inputs);
+    const calls = createOutboundCalls(io.stderr);
     const directions = parseDirections(stringOption(args, "directions"));
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(args);
@@ -100,7 +111,9 @@ Options:
       requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
         ? trainSplitOf(benchmark)
         : requested;
-    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);
     const base = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
@@ -110,11 +123,20 @@ Options:
     let proposer: ProposerV1 | undefined;
     const llmModel = stringOption(args, "llm-model");
     if (llmModel !== undefined) {
-      const baseURL = stringOption(args, "llm-base-url");
-      const model = createChatPolicy({ model: llmModel, ...(baseURL === undefined ? {} : { baseURL }) });
-      classifiers.push(createLlmClassifier({ model }));
+      const limits = {
+        timeoutMs: integerOption(args, "llm-timeout", 120_000),
+        retries: integerOption(args, "llm-retries", 4),
+      };
+      const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
+      classifiers.push(
+        createLlmClassifier({
+          model: calls.chatModel("llm classifier", endpoint, limits, false),
+          timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
+        }),
+      );
       proposer = createLlmProposer({
-        model,
+        model: calls.chatModel("llm proposer", endpoint, limits),
+        timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
         onLog: (entry) =>
           io.stderr(
             `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
@@ -138,6 +160,8 @@ Options:
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
       onProgress: (message) => io.stderr(`evolve: ${message}\n`),
+      onClassifierError: (classifierId, error, trajectoryId) =>
+        calls.report(`classifier ${classifierId}`, error, `trajectory ${trajectoryId}`),
     });
     policy.dispose();
     await writePool(out, pool);
@@ -158,6 +182,8 @@ Options:
     for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
     if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);
     io.stdout(`report: ${reportFile}\nbase episodes: ${baseFile}\n`);
+    const failures = calls.summary("evolve");
+    if (failures !== null) io.stderr(`${failures}\n`);
     return 0;
   },
 };

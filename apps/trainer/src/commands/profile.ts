@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { createRuleClassifier, readPool } from "@hs/evolution";
 import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { checkOutputFile } from "../run-directory.js";
 import { resolvePolicy } from "./eval.js";
 
 /** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
@@ -48,13 +48,20 @@ Options:
     if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
     if (spec === undefined) throw new UsageError("--policy SPEC is required");
     if (out === undefined) throw new UsageError("--out profiles.json is required");
-    // the output directory exists before the long run, so a missing one cannot lose its result
-    await mkdir(dirname(resolve(out)), { recursive: true });
+    // every output is checked (and its directory created) before the long run, so none can lose it
+    const inputs = [
+      { option: "--pool", path: poolFile },
+      { option: "--data", path: stringOption(args, "data") },
+    ];
+    await checkOutputFile("--out", out, inputs, { createParent: true });
+    await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed", 0);
     const benchmark = await openBenchmark(args, pool.benchmark);
     const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
-    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split);
+    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const limit = integerOption(args, "tasks", 0);
     if (limit > 0) tasks = tasks.slice(0, limit);
     const policy = await resolvePolicy(benchmark, spec, seed);

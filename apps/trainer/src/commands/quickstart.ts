@@ -4,8 +4,9 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { readJsonl } from "@hs/harness";
 import { stepMetricsSchema, writeReport } from "@hs/report";
-import { rescueMethods } from "@hs/rescue-grpo";
+import { rescueMethods, samplingMethods } from "@hs/rescue-grpo";
 import { type Command, type CommandArguments, integerOption, stringOption, UsageError } from "../command.js";
+import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
 
 /** Settings of the main job; each maps to a flag. */
@@ -209,6 +210,14 @@ Options:
       evolveTasks: integerOption(args, "evolve-tasks", 0),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
     };
+    const unknown = settings.methods.filter(
+      (method) => !(samplingMethods as readonly string[]).includes(method),
+    );
+    if (unknown.length > 0 || settings.methods.length === 0)
+      throw new UsageError(
+        `--methods: ${unknown.map((method) => `"${method}"`).join(", ") || "none given"} ${unknown.length === 1 ? "is not a method" : "are not methods"}; expected a comma-separated list of ${samplingMethods.join(", ")}`,
+      );
+    await checkOutputDirectory("--out", settings.out);
     const plan = quickstartPlan(settings);
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
     const say = (text: string) => io.stderr(`[quickstart ${elapsed()}] ${text}\n`);

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { writeReport } from "@hs/report";
 import { type Command, stringOption, UsageError } from "../command.js";
+import { checkOutputDirectory, requireDirectories } from "../run-directory.js";
 
 /** `hs report DIR... --out REPORT`: the HTML report of one or more experiments. */
 export const reportCommand: Command = {
@@ -19,13 +20,19 @@ Options:
     const out = stringOption(args, "out");
     if (out === undefined) throw new UsageError("--out REPORT is required");
     if (args.positionals.length === 0) throw new UsageError("name at least one experiment directory");
+    const experimentDirectories = requireDirectories("experiment directory", args.positionals);
+    const outDirectory = await checkOutputDirectory(
+      "--out",
+      out,
+      experimentDirectories.map((path) => ({ option: "experiment directory", path })),
+    );
     io.stderr(`report: reading ${args.positionals.length} experiment(s)...\n`);
     const { charts, experiments } = await writeReport({
-      experiments: args.positionals.map((path) => resolve(path)),
-      out: resolve(out),
+      experiments: experimentDirectories,
+      out: outDirectory,
     });
     const problems = experiments.flatMap((experiment) => experiment.problems);
-    const html = resolve(out, "index.html");
+    const html = resolve(outDirectory, "index.html");
     if (args.values.json === true) {
       io.stdout(`${JSON.stringify({ html, charts: charts.map((chart) => chart.files.png), problems })}\n`);
     } else {

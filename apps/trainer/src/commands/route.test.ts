@@ -124,7 +124,7 @@ describe("hs route", () => {
     await writeFile(join(directory, "bad.json"), "{");
     const broken = await run(["route", "--pool", join(directory, "bad.json"), "--trajectories", failedFile]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain("bad.json: pool is not valid JSON");
+    expect(broken.stderr).toContain("bad.json:1: not valid JSON");
     const usage = await run([
       "route",
       "--pool",

@@ -30,8 +30,10 @@ import {
   stringOption,
   UsageError,
 } from "../command.js";
+import { createOutboundCalls } from "../outbound-calls.js";
 import { loadRouterPlugin } from "../plugins.js";
 import { routerContext } from "../routers.js";
+import { matchProfilesToPool } from "../strict-inputs.js";
 
 /**
  * The task of a failed group, rebuilt from its trajectories (what the policy saw). A trajectory file
@@ -89,6 +91,8 @@ Options:
   --judge-model NAME     add an LLM judge of this model (repeatable)
   --judge-base-url URL   OpenAI-compatible endpoint of the LLM judges (default HS_OPENAI_BASE_URL)
   --judge-timeout MS     time limit of one LLM vote (default 60000)
+  --judge-retries N      retries of a failed LLM judge call (default 1); each failure is reported
+  --allow-profile-mismatch  ignore (with a warning) profiles of harnesses the pool lacks
   --json                 print the decisions as JSON lines`,
   options: {
     bench: { type: "string" },
@@ -103,6 +107,8 @@ Options:
     "judge-model": { type: "string", multiple: true },
     "judge-base-url": { type: "string" },
     "judge-timeout": { type: "string" },
+    "judge-retries": { type: "string" },
+    "allow-profile-mismatch": { type: "boolean" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -112,7 +118,15 @@ Options:
     if (trajectoriesFile === undefined) throw new UsageError("--trajectories failed.jsonl is required");
     const pool = await readPool(poolFile);
     const profilesFile = stringOption(args, "profiles");
-    const profiles = profilesFile === undefined ? null : await readProfileSet(profilesFile);
+    const profiles =
+      profilesFile === undefined
+        ? null
+        : matchProfilesToPool(
+            await readProfileSet(profilesFile),
+            pool,
+            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+            (message) => io.stderr(`${message}\n`),
+          );
     const { records, problems } = await readTrajectories(trajectoriesFile);
     if (problems.length > 0) throw problems[0];
     const aggregation = stringOption(args, "aggregation") ?? "borda";
@@ -130,11 +144,13 @@ Options:
     const judges: JudgeV1[] = defaultProfileJudges({ conventions });
     const baseURL = stringOption(args, "judge-base-url");
     const timeoutMs = integerOption(args, "judge-timeout", 60_000);
+    const calls = createOutboundCalls(io.stderr);
+    const limits = { timeoutMs, retries: integerOption(args, "judge-retries", 1) };
     for (const model of (args.values["judge-model"] as string[] | undefined) ?? []) {
       judges.push(
         createLlmJudge({
-          model: createChatPolicy({ model, maxRetries: 1, ...(baseURL === undefined ? {} : { baseURL }) }),
-          timeoutMs,
+          model: calls.chatModel(`llm judge ${model}`, { model, baseURL }, limits),
+          timeoutMs: timeoutMs * (limits.retries + 1) + 5000,
         }),
       );
     }
@@ -142,7 +158,7 @@ Options:
       judges,
       aggregation: aggregation as Aggregation,
       weights,
-      judgeTimeoutMs: timeoutMs + 5000,
+      judgeTimeoutMs: timeoutMs * (limits.retries + 1) + 10_000,
     });
     const routerName = stringOption(args, "router") ?? "vote";
     const routers: Record<string, RouterV1> = {
@@ -187,6 +203,8 @@ Options:
         );
     }
     if (routed === 0) io.stderr(`hs route: no all-failed group in ${trajectoriesFile}\n`);
+    const failures = calls.summary("route");
+    if (failures !== null) io.stderr(`${failures}\n`);
     return 0;
   },
 };

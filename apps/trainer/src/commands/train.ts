@@ -1,5 +1,4 @@
 import { join, resolve } from "node:path";
-import { readPool } from "@hs/evolution";
 import { trainMethod } from "@hs/harness-s";
 import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
@@ -10,6 +9,7 @@ import {
   samplingMethods,
   type TrainerConfig,
 } from "@hs/rescue-grpo";
+import { checkStepBudget, numberArgument } from "../arguments.js";
 import {
   grammarOf,
   loadTaskSet,
@@ -18,15 +18,13 @@ import {
   trainSplitOf,
 } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { guardFiniteLearner } from "../finite-guard.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
+import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
+import { readCheckpointStep } from "../run-state-file.js";
+import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
+import { trainFingerprint } from "../train-inputs.js";
 import { loadEmbeddedPolicy } from "./eval.js";
-
-function numberOption(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new UsageError(`--${name} expects a number, got "${value}"`);
-  return parsed;
-}
 
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
 export const trainCommand: Command = {
@@ -49,12 +47,14 @@ Options:
   --router SPEC          harness-s's router: ${routerOptionUsage}
   --k K                  siblings per rescue (default 2)
   --rescue-budget N      rollouts one rescue may spend (default 8)
+  --allow-profile-mismatch  drop (with a warning) profiles of harnesses not in the pool instead of
+                         refusing them
   --no-negative          do not keep one base failure in a rescued group
   --reanchor-every N     re-anchor profiles every N steps (harness-s; default 0: never)
   --seed S               run seed: initial weights, prompt order, rollouts (default 0)
   --out DIR              run directory (required)
   --data FILE            training tasks from a file of the benchmark's format
-  --split NAME           bundled training split (default: the benchmark's first split)
+  --split NAME           bundled training split (default: the benchmark's training split)
   --harness NAME         base (default), a preset, or a harness JSON file
   --budget N             total rollouts (default 3072)
   --group-size G         rollouts per prompt (default 8)
@@ -88,6 +88,7 @@ Options:
     k: { type: "string" },
     "rescue-budget": { type: "string" },
     "no-negative": { type: "boolean" },
+    "allow-profile-mismatch": { type: "boolean" },
     "reanchor-every": { type: "string" },
     json: { type: "boolean" },
   },
@@ -99,12 +100,22 @@ Options:
       throw new UsageError(`--method must be one of ${samplingMethods.join(", ")}`);
     }
     const seed = integerOption(args, "seed", 0);
+    const poolFile = stringOption(args, "pool");
+    const profilesFile = stringOption(args, "profiles");
+    const runDirectory = await checkOutputDirectory("--out", out, [
+      { option: "--data", path: stringOption(args, "data") },
+      { option: "--pool", path: poolFile },
+      { option: "--profiles", path: profilesFile },
+      { option: "--harness", path: stringOption(args, "harness") },
+      { option: "--init", path: stringOption(args, "init") },
+    ]);
     const benchmark = await openBenchmark(args);
     const grammar = grammarOf(benchmark);
     const tasks = await loadTaskSet(
       benchmark,
       stringOption(args, "data"),
       stringOption(args, "split") ?? trainSplitOf(benchmark),
+      (message) => io.stderr(`${message}\n`),
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const init = stringOption(args, "init");
@@ -117,9 +128,9 @@ Options:
       rolloutBudget: integerOption(args, "budget", defaults.rolloutBudget),
       groupSize: integerOption(args, "group-size", defaults.groupSize),
       promptsPerStep: integerOption(args, "prompts-per-step", defaults.promptsPerStep),
-      learningRate: numberOption(stringOption(args, "learning-rate"), "learning-rate", defaults.learningRate),
+      learningRate: numberArgument(args, "learning-rate", defaults.learningRate),
       epochs: integerOption(args, "epochs", defaults.epochs),
-      klCoefficient: numberOption(stringOption(args, "kl"), "kl", defaults.klCoefficient),
+      klCoefficient: numberArgument(args, "kl", defaults.klCoefficient),
       rescue: {
         k: integerOption(args, "k", defaults.rescue.k),
         budget: integerOption(args, "rescue-budget", defaults.rescue.budget),
@@ -127,43 +138,85 @@ Options:
         reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
       },
     };
-    const poolFile = stringOption(args, "pool");
-    const profilesFile = stringOption(args, "profiles");
-    const policy =
-      init === undefined
-        ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [integerOption(args, "hidden", 32)] })
-        : await loadEmbeddedPolicy(benchmark, init);
-    const learner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
-    io.stderr(
-      `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
+    checkStepBudget(config.rolloutBudget, config.groupSize, config.promptsPerStep, (message) =>
+      io.stderr(`${message}\n`),
     );
-    const { summary, profiles } = await trainMethod({
-      benchmark,
-      harness,
-      tasks,
-      policy,
-      learner,
-      config,
-      outDirectory: resolve(out),
-      pool: poolFile === undefined ? null : await readPool(resolve(poolFile)),
-      profiles: profilesFile === undefined ? null : await readProfileSet(resolve(profilesFile)),
-      router: await resolveRouter(stringOption(args, "router"), benchmark),
-      onProgress: (message) => io.stderr(`${message}\n`),
-      onStep: (metrics) =>
-        io.stderr(
-          `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
-        ),
+    const hidden = integerOption(args, "hidden", 32);
+    const pool = poolFile === undefined ? null : await readPoolFor(benchmark, poolFile);
+    const profileSet =
+      profilesFile === undefined
+        ? null
+        : matchProfilesToPool(
+            await readProfileSet(resolve(profilesFile)),
+            pool,
+            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+            (message) => io.stderr(`${message}\n`),
+          );
+    const routerSpec = stringOption(args, "router");
+    const router = await resolveRouter(routerSpec, benchmark);
+    const fingerprint = async () => ({
+      ...(await trainFingerprint({
+        benchmark: benchmark.id,
+        harness,
+        tasks,
+        dataFile: stringOption(args, "data"),
+        split: stringOption(args, "split") ?? trainSplitOf(benchmark),
+        poolFile,
+        profilesFile,
+        init,
+        hidden,
+        config,
+      })),
+      router: routerSpec ?? "harness-s",
     });
-    if (profiles !== null && profiles.history.length > 0) {
-      await writeProfileSet(join(resolve(out), "profiles.json"), profiles);
-    }
-    learner.dispose();
-    policy.dispose();
-    if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
-    else
-      io.stdout(
-        `trained ${summary.steps} steps on ${summary.rollouts} rollouts in ${(summary.wallMs / 1000).toFixed(1)} s; final weights in ${summary.finalCheckpoint}\n`,
+    return withOwnedRunDirectory(
+      {
+        directory: runDirectory,
+        command: "train",
+        description: `hs train --method ${method} --seed ${seed}`,
+        fingerprint,
+        warn: (message) => io.stderr(`train: ${message}\n`),
+      },
+      trainInOwnedDirectory,
+    );
+    async function trainInOwnedDirectory(): Promise<number> {
+      const policy =
+        init === undefined
+          ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [hidden] })
+          : await loadEmbeddedPolicy(benchmark, init);
+      const grpoLearner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
+      const learner = guardFiniteLearner(grpoLearner, policy, await readCheckpointStep(runDirectory));
+      io.stderr(
+        `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
-    return 0;
+      const { summary, profiles } = await trainMethod({
+        benchmark,
+        harness,
+        tasks,
+        policy,
+        learner,
+        config,
+        outDirectory: runDirectory,
+        pool,
+        profiles: profileSet,
+        router,
+        onProgress: (message) => io.stderr(`${message}\n`),
+        onStep: (metrics) =>
+          io.stderr(
+            `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
+          ),
+      });
+      if (profiles !== null && profiles.history.length > 0) {
+        await writeProfileSet(join(runDirectory, "profiles.json"), profiles);
+      }
+      grpoLearner.dispose();
+      policy.dispose();
+      if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
+      else
+        io.stdout(
+          `trained ${summary.steps} steps on ${summary.rollouts} rollouts in ${(summary.wallMs / 1000).toFixed(1)} s; final weights in ${summary.finalCheckpoint}\n`,
+        );
+      return 0;
+    }
   },
 };

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { missingCaptureGroups } from "./capture-groups.js";
+import { strictSection } from "./strict-object.js";
 import { jsonSchemaSchema } from "./tool.js";
 
 /** A string that compiles as a JavaScript regular expression. */
@@ -15,7 +17,7 @@ export const regexSourceSchema = z.string().refine(
 );
 
 /** Prompt and hints: how the task is introduced. Fix direction `guidance`. */
-export const promptSectionSchema = z.object({
+export const promptSectionSchema = strictSection({
   /** System message. `{tools}` is replaced by a description of the exposed tools. */
   system: z.string(),
   /**
@@ -32,28 +34,32 @@ export const promptSectionSchema = z.object({
    * Few-shot turns inserted between the system and the task message, as AgentBench's v0.2 protocol
    * does (a fixed user/assistant exchange).
    */
-  examples: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })),
+  examples: z.array(strictSection({ role: z.enum(["user", "assistant"]), content: z.string() })),
 });
 
 /** One rule of a text protocol: a regular expression that turns reply text into a tool call. */
-export const textActionRuleSchema = z.object({
+export const textActionRuleSchema = strictSection({
   /** Tool called when this rule matches. */
   tool: z.string(),
   /** Regular expression source, matched against the whole reply. */
   pattern: regexSourceSchema,
   /** Flags of the expression (`s`, `i`, `m`...). */
   flags: z.string().regex(/^[dgimsuvy]*$/),
-  /** Argument name -> capture group (number or name) of the match. */
+  /** Argument name -> capture group (number or name) of the match; each must exist in `pattern`. */
   arguments: z.record(z.string(), z.union([z.number().int().nonnegative(), z.string()])),
+}).superRefine((rule, context) => {
+  for (const problem of missingCaptureGroups(rule.pattern, rule.flags, rule.arguments)) {
+    context.addIssue({ code: "custom", path: ["arguments", problem.argument], message: problem.message });
+  }
 });
 
 /** How actions are expressed and parsed. Fix direction `action-format`. */
 export const actionFormatSectionSchema = z.discriminatedUnion("kind", [
-  z.object({
+  strictSection({
     /** Native tool calls (OpenAI `tools` / `tool_calls`). */
     kind: z.literal("tool-calls"),
   }),
-  z.object({
+  strictSection({
     /** A text protocol parsed by rules, e.g. AgentBench's "Action: Operation" + sql block. */
     kind: z.literal("text"),
     /** Rules tried in order; the first that matches gives the tool call. */
@@ -62,7 +68,7 @@ export const actionFormatSectionSchema = z.discriminatedUnion("kind", [
 ]);
 
 /** What is kept in the context and how observations are cut. Fix direction `context`. */
-export const contextSectionSchema = z.object({
+export const contextSectionSchema = strictSection({
   /** Keep only the last N policy/observation turns (null keeps everything). */
   keepLastTurns: z.number().int().positive().nullable(),
   /** Cut each observation at N characters (null: never cut). */
@@ -74,7 +80,7 @@ export const contextSectionSchema = z.object({
 });
 
 /** What follows a tool error or an unparsable action. Fix direction `error-recovery`. */
-export const errorRecoverySectionSchema = z.object({
+export const errorRecoverySectionSchema = strictSection({
   /** Rendering of a tool error. Template fields: `{error}`, `{tool}`. */
   toolErrorTemplate: z.string(),
   /** Re-prompt after an unparsable action. Template fields: `{reason}`, `{reply}`. */
@@ -98,7 +104,7 @@ export const errorRecoverySectionSchema = z.object({
 });
 
 /** How long an episode may run. Fix direction `budget`. */
-export const budgetSectionSchema = z.object({
+export const budgetSectionSchema = strictSection({
   /** Maximum policy calls (rounds) per episode, re-prompts included. */
   maxSteps: z.number().int().positive(),
   /** Maximum total characters of policy output per episode (null: unlimited). */
@@ -106,7 +112,7 @@ export const budgetSectionSchema = z.object({
 });
 
 /** One step of a macro tool: a call of an environment tool with templated arguments. */
-export const macroStepSchema = z.object({
+export const macroStepSchema = strictSection({
   /** Environment tool to call. */
   tool: z.string(),
   /** Arguments; string values may use `{param}` template fields filled from the macro's arguments. */
@@ -114,7 +120,7 @@ export const macroStepSchema = z.object({
 });
 
 /** A tool the harness builds from environment tools. */
-export const macroToolSchema = z.object({
+export const macroToolSchema = strictSection({
   /** Name offered to the policy. */
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/),
   /** Description offered to the policy. */
@@ -126,7 +132,7 @@ export const macroToolSchema = z.object({
 });
 
 /** Which tools the policy gets. Fix direction `tool-exposure`. */
-export const toolsSectionSchema = z.object({
+export const toolsSectionSchema = strictSection({
   /** Environment tools exposed, by name (null exposes all). */
   expose: z.array(z.string()).nullable(),
   /** Macro tools built from environment tools. */
@@ -134,7 +140,7 @@ export const toolsSectionSchema = z.object({
 });
 
 /** A check before the final answer is accepted. Fix direction `verification`. */
-export const verificationSectionSchema = z.object({
+export const verificationSectionSchema = strictSection({
   /** Whether the check runs. */
   enabled: z.boolean(),
   /**
@@ -174,7 +180,7 @@ export const directionSection = {
  * A harness as data (version 1). Every section maps to one middleware of the runtime, and to one fix
  * direction of evolution.
  */
-export const harnessConfigSchema = z.object({
+export const harnessConfigSchema = strictSection({
   /** Schema version of this document. */
   schemaVersion: z.literal(1),
   /** Human-readable id, e.g. `dbbench-v02-base` or `sibling-context-2`. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { fixDirections, harnessConfigSchema } from "./harness-config.js";
+import { strictSection } from "./strict-object.js";
 
 /** How a sibling fared in validation. */
-export const validationStatsSchema = z.object({
+export const validationStatsSchema = strictSection({
   /** Base failures of the sibling's direction it was run on. */
   failuresTried: z.number().int().nonnegative(),
   /** Of those, how many it solved. */
@@ -14,7 +15,7 @@ export const validationStatsSchema = z.object({
 });
 
 /** One sibling harness of a pool. */
-export const siblingSchema = z.object({
+export const siblingSchema = strictSection({
   /** Sibling id, unique in the pool. */
   id: z.string().min(1),
   /** The fix direction it was evolved along. */
@@ -32,7 +33,7 @@ export const siblingSchema = z.object({
 export type Sibling = z.infer<typeof siblingSchema>;
 
 /** A frozen sibling pool (version 1): training only reads it. */
-export const poolSchema = z.object({
+export const poolSchema = strictSection({
   /** Schema version. */
   schemaVersion: z.literal(1),
   /** Benchmark id. */
@@ -42,7 +43,7 @@ export const poolSchema = z.object({
   /** Policy version the pool was evolved against. */
   policyVersion: z.string(),
   /** The base harness. */
-  base: z.object({ id: z.string(), hash: z.string(), config: harnessConfigSchema }),
+  base: strictSection({ id: z.string(), hash: z.string(), config: harnessConfigSchema }),
   /** The siblings. */
   siblings: z.array(siblingSchema),
 });

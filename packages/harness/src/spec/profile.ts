@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { strictSection } from "./strict-object.js";
 
 /** Rescue counts for one failure mode. */
-export const rescueCellSchema = z.object({
+export const rescueCellSchema = strictSection({
   /** Base failures of this mode the harness was run on. */
   attempts: z.number().int().nonnegative(),
   /** Of those, how many it solved. */
@@ -9,7 +10,7 @@ export const rescueCellSchema = z.object({
 });
 
 /** The behaviour profile of one harness for one policy version. */
-export const harnessProfileSchema = z.object({
+export const harnessProfileSchema = strictSection({
   /** Harness id (a pool member). */
   harnessId: z.string(),
   /** Policy version the profile describes. */
@@ -29,14 +30,17 @@ export const harnessProfileSchema = z.object({
 export type HarnessProfile = z.infer<typeof harnessProfileSchema>;
 
 /** Profiles of every harness of a pool, with their history for drift plots (version 1). */
-export const profileSetSchema = z.object({
+export const profileSetSchema = strictSection({
   /** Schema version. */
   schemaVersion: z.literal(1),
   /** Current profiles by harness id. */
   profiles: z.record(z.string(), harnessProfileSchema),
   /** Earlier profiles, oldest first, each stamped with the training step it was measured at. */
   history: z.array(
-    z.object({ step: z.number().int().nonnegative(), profiles: z.record(z.string(), harnessProfileSchema) }),
+    strictSection({
+      step: z.number().int().nonnegative(),
+      profiles: z.record(z.string(), harnessProfileSchema),
+    }),
   ),
 });
 /** Profiles of every harness of a pool. */

@@ -1,0 +1,264 @@
+import { readFile as readFileFromDisk } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import {
+  type BenchmarkV1,
+  type CreateEnvironmentOptions,
+  type EnvironmentV1,
+  type EpisodeOutcome,
+  InvalidInputError,
+  type LoadTasksOptions,
+  type LoadTasksResult,
+  type Task,
+} from "@hs/harness";
+import { AppWorldEnvironment } from "./environment.js";
+import { appworldLibrary } from "./evolution-library.js";
+import { appworldConventions } from "./failure-conventions.js";
+import { parseTaskIds } from "./load-task-ids.js";
+import {
+  computeAppWorldMetrics,
+  flattenMetrics,
+  type TaskEvaluationRecord,
+} from "./metrics/appworld-metrics.js";
+import { appworldPresets } from "./presets.js";
+import { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-client.js";
+import type { TaskInfo } from "./protocol/schemas.js";
+import { ServerPool } from "./protocol/server-pool.js";
+import { offlineGoldReplay } from "./replay/gold-replay.js";
+import { offlineTask, offlineTaskIds } from "./world/offline-tasks.js";
+import { OfflineWorld } from "./world/offline-world.js";
+import type { SandboxMode } from "./world/python-shell.js";
+import { type OfflineSplit, offlineSplits } from "./world/world-task.js";
+
+/** Options of `createAppWorld`. */
+export interface AppWorldOptions {
+  /** Base URLs of real `appworld serve environment` processes, one per parallel episode; absent: the offline world. */
+  serverUrls?: readonly string[];
+  /** Experiment name sent to `/initialize` (default `harness-s`). */
+  experimentName?: string;
+  /** The AppWorld root of a real install (holds data/datasets/<split>.txt); needed to load real splits. */
+  appworldRoot?: string;
+  /** Offline servers started, i.e. parallel offline episodes (default 4). */
+  parallelism?: number;
+  /** Sandbox of offline Python (default bwrap when installed). */
+  sandbox?: SandboxMode;
+  /** Seconds one offline execute may run (default 10). */
+  timeoutSeconds?: number;
+  /** Characters of output per offline execute (default 50,000). */
+  maxOutputChars?: number;
+  /** Client settings (time limits, retries, fetch). */
+  client?: Omit<AppWorldClientOptions, "baseUrl">;
+  /** Reads a file as UTF-8 (injectable for tests). */
+  readFile?: (path: string) => Promise<string>;
+}
+
+/** An AppWorld benchmark instance. */
+export interface AppWorld extends BenchmarkV1 {
+  /** Whether episodes run on the offline world. */
+  readonly offline: boolean;
+  /** Stops offline servers. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The real AppWorld's splits (data/datasets/*.txt). */
+export const realSplits = ["train", "dev", "test_normal", "test_challenge"] as const;
+
+/** App names and the words that name them in instructions (AppWorld's own apps and the offline ones). */
+const appWords: ReadonlyArray<[string, RegExp]> = [
+  ...["spotify", "venmo", "gmail", "simple_note", "todoist", "splitwise", "amazon", "file_system"].map(
+    (name): [string, RegExp] => [name, new RegExp(`\\b${name}\\b`)],
+  ),
+  ["music", /\b(music|playlists?|songs?)\b/],
+  ["payments", /\b(payments?|paid|pay)\b/],
+  ["email", /\b(e-?mails?|inbox|drafts?)\b/],
+  ["notes", /\bnotes?\b/],
+  ["todo", /\bto-?do\b/],
+  ["phone", /\b(phone|contacts?|alarms?|text messages?)\b/],
+  ["files", /\b(files?|director(y|ies))\b/],
+];
+
+/** A Task from the server's description (no gold: AppWorld's task description holds none). */
+export function taskFromInfo(info: TaskInfo, split: string, category: string): Task {
+  const { supervisor } = info;
+  return {
+    id: info.task_id,
+    benchmark: "appworld",
+    split,
+    category,
+    instruction: info.instruction,
+    metadata: {
+      appworldTaskId: info.task_id,
+      supervisorName: `${supervisor.first_name} ${supervisor.last_name}`,
+      supervisorEmail: supervisor.email,
+      supervisorPhone: supervisor.phone_number,
+      datetime: info.datetime,
+    },
+  };
+}
+
+function offlineCategory(taskId: string): string {
+  const task = offlineTask(taskId);
+  return task === undefined ? "unknown" : `difficulty_${task.difficulty}:${task.scenarioId}`;
+}
+
+function offlineInfo(taskId: string): TaskInfo | undefined {
+  const task = offlineTask(taskId);
+  if (task === undefined) return undefined;
+  const supervisor = task.start.people[0];
+  return {
+    task_id: taskId,
+    instruction: task.instruction,
+    supervisor: {
+      first_name: supervisor?.first_name ?? "",
+      last_name: supervisor?.last_name ?? "",
+      email: supervisor?.email ?? "",
+      phone_number: supervisor?.phone_number ?? "",
+    },
+    datetime: task.start.datetime,
+  };
+}
+
+/** The metrics of outcomes whose category is `difficulty_N:<scenario>` (each outcome one task). */
+export function summarizeAppWorld(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
+  const records: TaskEvaluationRecord[] = outcomes.map((outcome, index) => {
+    const match = /^difficulty_(\d):([A-Za-z0-9]+)$/.exec(outcome.category);
+    return {
+      taskId: `${match?.[2] ?? "unknown"}_${index}`,
+      success: outcome.success,
+      difficulty: Number(match?.[1] ?? 0),
+    };
+  });
+  return flattenMetrics(computeAppWorldMetrics(records));
+}
+
+/**
+ * Creates the AppWorld benchmark. Without `serverUrls` it runs the offline world of this package
+ * (servers on 127.0.0.1 speaking AppWorld's environment protocol, tasks of our own); with them it
+ * drives real AppWorld environment servers through the same client.
+ */
+export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
+  const offline = options.serverUrls === undefined || options.serverUrls.length === 0;
+  const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
+  const experimentName = options.experimentName ?? "harness-s";
+  const world = new OfflineWorld({
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
+    ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
+  });
+  let pool: Promise<ServerPool> | undefined;
+  const serverPool = (): Promise<ServerPool> => {
+    pool ??= offline
+      ? world.start(options.parallelism ?? 4).then((urls) => new ServerPool(urls))
+      : Promise.resolve(new ServerPool(options.serverUrls ?? []));
+    return pool;
+  };
+
+  const describe = async (taskId: string): Promise<TaskInfo | undefined> => {
+    if (offline) return offlineInfo(taskId);
+    const url = options.serverUrls?.[0] as string;
+    return await new AppWorldClient({ ...options.client, baseUrl: url }).getTask(taskId);
+  };
+
+  const loadIds = async (file: string, split: string): Promise<LoadTasksResult> => {
+    let text: string;
+    try {
+      text = await readFile(file);
+    } catch (error) {
+      throw new InvalidInputError(
+        `cannot read AppWorld task ids: ${(error as Error).message}`,
+        { file },
+        { cause: error },
+      );
+    }
+    const parsed = parseTaskIds(text, file);
+    const tasks: Task[] = [];
+    const problems = [...parsed.problems];
+    for (const { taskId, line } of parsed.ids) {
+      try {
+        const info = await describe(taskId);
+        if (info === undefined)
+          problems.push(
+            new InvalidInputError(`no task "${taskId}" in the offline world`, {
+              file,
+              line,
+              field: "task_id",
+            }),
+          );
+        else tasks.push(taskFromInfo(info, split, offline ? offlineCategory(taskId) : "appworld"));
+      } catch (error) {
+        problems.push(
+          new InvalidInputError(
+            `cannot describe task "${taskId}": ${(error as Error).message}`,
+            { file, line, field: "task_id" },
+            { cause: error },
+          ),
+        );
+      }
+    }
+    return { tasks, problems };
+  };
+
+  const benchmark: AppWorld = {
+    specificationVersion: "v1",
+    id: "appworld",
+    offline,
+    splits: offline ? offlineSplits : realSplits,
+    trainSplit: "train",
+    heldoutSplits: offline ? ["test"] : ["test_normal", "test_challenge"],
+    presets: appworldPresets,
+    defaultPreset: "react",
+    failureConventions: appworldConventions,
+    evolutionLibrary: appworldLibrary,
+    async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
+      if (loadOptions.path !== undefined)
+        return await loadIds(loadOptions.path, basename(loadOptions.path, extname(loadOptions.path)));
+      const split = loadOptions.split ?? "train";
+      if (!(benchmark.splits as readonly string[]).includes(split)) {
+        throw new InvalidInputError(
+          `unknown split "${split}"; expected one of ${benchmark.splits.join(", ")}`,
+          { field: "split" },
+        );
+      }
+      if (offline) {
+        const ids = offlineTaskIds(split as OfflineSplit);
+        return {
+          tasks: ids.map((taskId) =>
+            taskFromInfo(offlineInfo(taskId) as TaskInfo, split, offlineCategory(taskId)),
+          ),
+          problems: [],
+        };
+      }
+      if (options.appworldRoot === undefined) {
+        throw new InvalidInputError("loading a real AppWorld split needs the AppWorld root (appworld-root)", {
+          field: "appworldRoot",
+        });
+      }
+      return await loadIds(join(options.appworldRoot, "data", "datasets", `${split}.txt`), split);
+    },
+    async createEnvironment(
+      task: Task,
+      _environmentOptions: CreateEnvironmentOptions,
+    ): Promise<EnvironmentV1> {
+      return new AppWorldEnvironment(task, {
+        pool: await serverPool(),
+        experimentName,
+        ...(options.client === undefined ? {} : { client: options.client }),
+      });
+    },
+    summarize: summarizeAppWorld,
+    observableCategory(task: Task): string {
+      const text = task.instruction.toLowerCase();
+      const found = appWords
+        .map(([name, pattern]) => ({ name, at: text.search(pattern) }))
+        .filter((entry) => entry.at >= 0)
+        .sort((left, right) => left.at - right.at)[0];
+      return found?.name ?? "appworld";
+    },
+    async close() {
+      await world.close();
+    },
+  };
+  if (offline)
+    benchmark.goldReplay = (replayOptions) =>
+      offlineGoldReplay(benchmark, replayOptions, options.parallelism ?? 4);
+  return benchmark;
+}

@@ -1,0 +1,79 @@
+import { type BenchmarkPluginV1, InvalidInputError, type PluginOptionValues } from "@hs/harness";
+import { createAppWorld } from "./create-appworld.js";
+
+function stringOption(values: PluginOptionValues, name: string): string | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new InvalidInputError(`--${name} takes a value`, { field: name });
+  return value;
+}
+
+function positiveNumber(values: PluginOptionValues, name: string): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const number = Number(text);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new InvalidInputError(`--${name} must be a positive number, got "${text}"`, { field: name });
+  return number;
+}
+
+/** `hs --bench appworld`: the AppWorld benchmark as a plugin. */
+export const benchmarkPlugin: BenchmarkPluginV1 = {
+  specificationVersion: "v1",
+  id: "appworld",
+  description:
+    "AppWorld: Python agents on app APIs; real environment servers or the offline world of this package.",
+  options: {
+    "server-urls": {
+      type: "string",
+      description:
+        "Comma-separated URLs of `appworld serve environment` servers, one per parallel episode (absent: the offline world).",
+    },
+    "experiment-name": {
+      type: "string",
+      description: "Experiment name sent to /initialize (default harness-s).",
+    },
+    "appworld-root": {
+      type: "string",
+      description: "AppWorld root of a real install, for its data/datasets/<split>.txt.",
+    },
+    parallelism: {
+      type: "string",
+      description: "Offline servers to start, i.e. parallel offline episodes (default 4).",
+    },
+    sandbox: {
+      type: "string",
+      description: "Offline Python sandbox: bwrap (default when installed) or none.",
+    },
+    "timeout-seconds": { type: "string", description: "Seconds one offline execute may run (default 10)." },
+  },
+  async createBenchmark(values: PluginOptionValues) {
+    const urls = stringOption(values, "server-urls");
+    const serverUrls = urls
+      ?.split(",")
+      .map((url) => url.trim())
+      .filter((url) => url !== "");
+    for (const url of serverUrls ?? []) {
+      if (!/^https?:\/\/[^\s/]+/.test(url))
+        throw new InvalidInputError(`not an http(s) URL: "${url}"`, { field: "server-urls" });
+    }
+    const sandbox = stringOption(values, "sandbox");
+    if (sandbox !== undefined && sandbox !== "bwrap" && sandbox !== "none") {
+      throw new InvalidInputError(`--sandbox must be bwrap or none, got "${sandbox}"`, { field: "sandbox" });
+    }
+    const experimentName = stringOption(values, "experiment-name");
+    const appworldRoot = stringOption(values, "appworld-root");
+    const parallelism = positiveNumber(values, "parallelism");
+    const timeoutSeconds = positiveNumber(values, "timeout-seconds");
+    return createAppWorld({
+      ...(serverUrls === undefined ? {} : { serverUrls }),
+      ...(experimentName === undefined ? {} : { experimentName }),
+      ...(appworldRoot === undefined ? {} : { appworldRoot }),
+      ...(parallelism === undefined ? {} : { parallelism: Math.floor(parallelism) }),
+      ...(sandbox === undefined ? {} : { sandbox }),
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    });
+  },
+};
+
+export default benchmarkPlugin;

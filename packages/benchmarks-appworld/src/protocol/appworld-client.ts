@@ -1,0 +1,328 @@
+import { ApiCallError, CancelledError, EnvironmentError, TimeoutError } from "@hs/harness";
+import { z } from "zod";
+import {
+  type ApiDocs,
+  apiDocsSchema,
+  type Evaluation,
+  evaluationSchema,
+  type InitializeOptions,
+  outputEnvelope,
+  type TaskInfo,
+  taskInfoSchema,
+} from "./schemas.js";
+
+/** Options of an AppWorld environment-server client. */
+export interface AppWorldClientOptions {
+  /** Base URL of one `appworld serve environment` process, e.g. `http://127.0.0.1:8000`. */
+  baseUrl: string;
+  /** fetch implementation (injectable for tests; default the global one). */
+  fetch?: typeof fetch;
+  /** Milliseconds any call but `execute` may take (default 30000). */
+  requestTimeoutMs?: number;
+  /** Milliseconds an `execute` call may take (default 120000). */
+  executeTimeoutMs?: number;
+  /** Retries of a call that is safe to repeat, after a network error, a timeout or a 5xx (default 2). */
+  retries?: number;
+  /** First back-off in milliseconds, doubled per retry (default 200). */
+  retryDelayMs?: number;
+}
+
+interface CallSpec<Schema extends z.ZodType> {
+  method: "GET" | "POST";
+  path: string;
+  body?: Record<string, unknown>;
+  output: Schema;
+  /** Whether repeating the call cannot change the world twice. */
+  safeToRetry: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+const bodyPreviewChars = 500;
+
+/**
+ * A client of the AppWorld environment server protocol (src/appworld/serve/environment.py in
+ * ace-agent/ace-appworld, appworld 0.1.4). One client talks to one server, and one server holds one
+ * world at a time (a request for another task id is a 400), so a parallel run needs one server per
+ * episode (as verl-agent starts one per environment). Every reply is checked with zod; `execute` is
+ * never retried (it may have changed the world), the other calls are retried after network errors,
+ * timeouts and 5xx replies.
+ */
+export class AppWorldClient {
+  /** Base URL of the server. */
+  readonly baseUrl: string;
+  private readonly fetchImplementation: typeof fetch;
+  private readonly requestTimeoutMs: number;
+  private readonly executeTimeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private activeTaskId: string | undefined;
+
+  constructor(options: AppWorldClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.fetchImplementation = options.fetch ?? globalThis.fetch;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.executeTimeoutMs = options.executeTimeoutMs ?? 120_000;
+    this.retries = options.retries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? 200;
+  }
+
+  /** The task the server was initialized with, when it was. */
+  get taskId(): string | undefined {
+    return this.activeTaskId;
+  }
+
+  /** POST /initialize: loads the task's world. Fails when the server answers for another task. */
+  async initialize(taskId: string, options: InitializeOptions = {}, signal?: AbortSignal): Promise<TaskInfo> {
+    const info = await this.call({
+      method: "POST",
+      path: "/initialize",
+      body: { ...options, task_id: taskId },
+      output: taskInfoSchema,
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+    if (info.task_id !== taskId) {
+      throw new EnvironmentError(
+        `AppWorld server ${this.baseUrl} initialized task "${info.task_id}" when asked for "${taskId}"`,
+      );
+    }
+    this.activeTaskId = taskId;
+    return info;
+  }
+
+  /** POST /execute: runs code in the task's shell and returns its output text. Never retried. */
+  async execute(code: string, signal?: AbortSignal): Promise<string> {
+    return await this.call({
+      method: "POST",
+      path: "/execute",
+      body: { task_id: this.requireTask("execute"), code },
+      output: z.string(),
+      safeToRetry: false,
+      timeoutMs: this.executeTimeoutMs,
+      signal,
+    });
+  }
+
+  /** POST /evaluate: the test results of the task's world. */
+  async evaluate(options: { suppressErrors?: boolean } = {}, signal?: AbortSignal): Promise<Evaluation> {
+    return await this.call({
+      method: "POST",
+      path: "/evaluate",
+      body: {
+        task_id: this.requireTask("evaluate"),
+        suppress_errors: options.suppressErrors ?? true,
+        report: false,
+      },
+      output: evaluationSchema,
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  /** POST /evaluate with `report: true`: the server's printed report text. */
+  async evaluationReport(signal?: AbortSignal): Promise<string> {
+    return await this.call({
+      method: "POST",
+      path: "/evaluate",
+      body: { task_id: this.requireTask("evaluate"), suppress_errors: true, report: true },
+      output: z.string(),
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  /** POST /task_completed: whether the agent called `apis.supervisor.complete_task`. */
+  async taskCompleted(signal?: AbortSignal): Promise<boolean> {
+    return await this.call({
+      method: "POST",
+      path: "/task_completed",
+      body: { task_id: this.requireTask("task_completed") },
+      output: z.boolean(),
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  /** POST /save_logs: asks the server to write the episode's logs; returns what it answers. */
+  async saveLogs(signal?: AbortSignal): Promise<unknown> {
+    return await this.call({
+      method: "POST",
+      path: "/save_logs",
+      body: { task_id: this.requireTask("save_logs") },
+      output: z.unknown(),
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  /** POST /close: releases the world. Calling it again, or before initialize, does nothing. */
+  async close(signal?: AbortSignal): Promise<void> {
+    const taskId = this.activeTaskId;
+    if (taskId === undefined) return;
+    this.activeTaskId = undefined;
+    await this.call({
+      method: "POST",
+      path: "/close",
+      body: { task_id: taskId },
+      output: z.unknown(),
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  /** GET /tasks/{id}: a task's public description. */
+  async getTask(taskId: string, signal?: AbortSignal): Promise<TaskInfo> {
+    const info = await this.call({
+      method: "GET",
+      path: `/tasks/${encodeURIComponent(taskId)}`,
+      output: taskInfoSchema,
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+    if (info.task_id !== taskId) {
+      throw new EnvironmentError(
+        `AppWorld server ${this.baseUrl} described task "${info.task_id}" when asked for "${taskId}"`,
+      );
+    }
+    return info;
+  }
+
+  /** GET /api_docs: every app's API docs. */
+  async apiDocs(signal?: AbortSignal): Promise<ApiDocs> {
+    return await this.call({
+      method: "GET",
+      path: "/api_docs",
+      output: apiDocsSchema,
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
+  }
+
+  private requireTask(endpoint: string): string {
+    if (this.activeTaskId === undefined) {
+      throw new EnvironmentError(`AppWorld /${endpoint} before /initialize on ${this.baseUrl}`);
+    }
+    return this.activeTaskId;
+  }
+
+  private async call<Schema extends z.ZodType>(spec: CallSpec<Schema>): Promise<z.infer<Schema>> {
+    const attempts = spec.safeToRetry ? this.retries + 1 : 1;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1), spec.signal);
+      try {
+        return await this.callOnce(spec);
+      } catch (error) {
+        lastError = error;
+        const retryable = error instanceof Error && "isRetryable" in error && error.isRetryable === true;
+        if (!retryable) throw error;
+      }
+    }
+    throw lastError;
+  }
+
+  private async callOnce<Schema extends z.ZodType>(spec: CallSpec<Schema>): Promise<z.infer<Schema>> {
+    const where = `AppWorld ${spec.method} ${this.baseUrl}${spec.path}`;
+    const text = await this.send(spec, where);
+    let json: unknown;
+    try {
+      json = JSON.parse(text.body);
+    } catch {
+      throw new ApiCallError(
+        `${where}: the reply is not JSON: ${preview(text.body)}`,
+        {
+          status: text.status,
+          responseBody: preview(text.body),
+        },
+        { isRetryable: false },
+      );
+    }
+    if (text.status < 200 || text.status >= 300) {
+      const detail = typeof json === "object" && json !== null && "detail" in json ? json.detail : json;
+      throw new ApiCallError(`${where} answered ${text.status}: ${preview(JSON.stringify(detail))}`, {
+        status: text.status,
+        responseBody: preview(text.body),
+      });
+    }
+    const parsed = outputEnvelope(spec.output).safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = (issue?.path ?? []).join(".");
+      throw new ApiCallError(
+        `${where}: unexpected reply at field "${field}": ${issue?.message ?? "invalid"}: ${preview(text.body)}`,
+        {
+          status: text.status,
+          responseBody: preview(text.body),
+        },
+        { isRetryable: false },
+      );
+    }
+    return (parsed.data as { output: z.infer<Schema> }).output;
+  }
+
+  private async send(spec: CallSpec<z.ZodType>, where: string): Promise<{ status: number; body: string }> {
+    if (spec.signal?.aborted) throw new CancelledError(`${where}: cancelled`);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, spec.timeoutMs);
+    const onAbort = () => controller.abort();
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const response = await this.fetchImplementation(`${this.baseUrl}${spec.path}`, {
+        method: spec.method,
+        headers: spec.body === undefined ? {} : { "content-type": "application/json" },
+        ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+        signal: controller.signal,
+      });
+      return { status: response.status, body: await response.text() };
+    } catch (error) {
+      if (timedOut)
+        throw new TimeoutError(`${where}: no reply within ${spec.timeoutMs} ms`, { cause: error });
+      if (spec.signal?.aborted) throw new CancelledError(`${where}: cancelled`, { cause: error });
+      throw new ApiCallError(
+        `${where}: server unreachable (${describeNetworkError(error)})`,
+        {},
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+function preview(text: string): string {
+  return text.length > bodyPreviewChars ? `${text.slice(0, bodyPreviewChars)}...` : text;
+}
+
+async function delay(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, milliseconds);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(new CancelledError("cancelled while waiting to retry"));
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,94 @@
+import type {
+  BenchmarkV1,
+  GoldReplayFailure,
+  GoldReplayOptionsV1,
+  GoldReplayReportV1,
+  Task,
+} from "@hs/harness";
+import { executeToolName } from "../presets.js";
+import { offlineTask } from "../world/offline-tasks.js";
+
+async function runEpisode(
+  benchmark: BenchmarkV1,
+  task: Task,
+  code: string | null,
+): Promise<{ success: boolean; reason: string; executeMs: number }> {
+  const environment = await benchmark.createEnvironment(task, { seed: 0 });
+  try {
+    await environment.reset();
+    let executeMs = 0;
+    if (code !== null) {
+      const started = performance.now();
+      const result = await environment.step({ id: "gold", name: executeToolName, arguments: { code } });
+      executeMs = performance.now() - started;
+      if (result.isError)
+        return {
+          success: false,
+          reason: `the reference solution failed: ${result.content.slice(-400)}`,
+          executeMs,
+        };
+    }
+    const grade = await environment.grade();
+    const failures =
+      (grade.details.failures as Array<{ requirement: string; trace: string }> | undefined) ?? [];
+    return {
+      success: grade.success,
+      reason: failures.map((failure) => `${failure.requirement}: ${failure.trace}`).join("; "),
+      executeMs,
+    };
+  } finally {
+    await environment.close();
+  }
+}
+
+/**
+ * Gold replay of the offline world through the real path (HTTP client, offline server, sandboxed
+ * Python): each task's reference solution must pass every test; an episode that runs nothing must
+ * pass none of the tasks.
+ */
+export async function offlineGoldReplay(
+  benchmark: BenchmarkV1,
+  options: GoldReplayOptionsV1,
+  concurrency = 1,
+): Promise<GoldReplayReportV1> {
+  const { tasks } = await benchmark.loadTasks(options.tasks);
+  const failures: GoldReplayFailure[] = [];
+  let passed = 0;
+  let emptyPassed = 0;
+  let executeMs = 0;
+  let done = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < tasks.length && options.signal?.aborted !== true) {
+      const task = tasks[next] as Task;
+      next += 1;
+      const reference = await runEpisode(benchmark, task, offlineTask(task.id)?.solution ?? "");
+      executeMs += reference.executeMs;
+      if (reference.success) passed += 1;
+      else failures.push({ taskId: task.id, reason: reference.reason });
+      const empty = await runEpisode(benchmark, task, null);
+      if (empty.success) {
+        emptyPassed += 1;
+        failures.push({ taskId: task.id, reason: "the empty solution passed" });
+      }
+      done += 1;
+      options.onProgress?.(done, tasks.length, task.id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    passed,
+    total: tasks.length,
+    emptyPassed,
+    failures: failures.sort((left, right) => left.taskId.localeCompare(right.taskId)),
+    details: {
+      world: "offline",
+      concurrency,
+      seconds: Math.round(seconds * 100) / 100,
+      episodesPerSecond: Math.round(((2 * tasks.length) / Math.max(seconds, 1e-9)) * 100) / 100,
+      meanReferenceExecuteMs: Math.round((executeMs / Math.max(tasks.length, 1)) * 10) / 10,
+    },
+  };
+}

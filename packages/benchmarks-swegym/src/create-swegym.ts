@@ -1,0 +1,249 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type BenchmarkV1,
+  EnvironmentError,
+  type EnvironmentV1,
+  type GoldReplayOptionsV1,
+  type GoldReplayReportV1,
+  InvalidInputError,
+  type LoadTasksOptions,
+  type LoadTasksResult,
+  type Task,
+} from "@hs/harness";
+import { bundledOwner, bundledTestCommand, ensureBundledMirror } from "./data/bundled-mirror.js";
+import { parseInstances } from "./data/load-instances.js";
+import type { SweInstance } from "./data/swe-instance.js";
+import { SweGymEnvironment } from "./environment/environment.js";
+import { sweGymTools } from "./environment/tools.js";
+import { sweGymLibrary } from "./evolution-library.js";
+import { sweGymConventions } from "./failure-conventions.js";
+import { type LogParser, logParsers, sweGymRepoParsers } from "./grading/log-parsers.js";
+import { sweGymPresets } from "./presets.js";
+import { runGoldReplay } from "./replay/gold-replay.js";
+import { createDockerRuntime, dockerCondaEnvironment } from "./runtime/docker-runtime.js";
+import { createLocalRuntime } from "./runtime/local-runtime.js";
+import type { IsolationLevel } from "./runtime/sandbox.js";
+import type { Runtime } from "./runtime/workspace.js";
+import {
+  lookupSpec,
+  mergeSpecMaps,
+  parseSpecMap,
+  type RepoSpec,
+  type SpecMap,
+  sweGymSpecs,
+} from "./specs/spec-map.js";
+import { summarizeOutcomes } from "./summarize.js";
+
+/** Options of `createSweGym`. */
+export interface SweGymOptions {
+  /** Mirror directory holding `<owner>__<name>` git repositories; default: the bundled repositories, built on first use. */
+  repos?: string;
+  /** A `--specs FILE` path or a spec map, merged over the built-in SWE-Gym and bundled specs. */
+  specs?: string | SpecMap;
+  /** `local` (default) or `docker` (SWE-Gym's images). */
+  runtime?: "local" | "docker" | Runtime;
+  /** Local isolation (default `auto`: bubblewrap where it works). */
+  isolation?: "auto" | IsolationLevel;
+  /** Milliseconds per agent command (default 60 s, mini-swe-agent's). */
+  commandTimeLimitMs?: number;
+  /** Milliseconds a grading run may take (default 1800 s, SWE-bench's `--timeout`). */
+  gradeTimeLimitMs?: number;
+  /** Bytes of output kept per command (default 8 MiB). */
+  maxOutputBytes?: number;
+  /** Folder with the bundled splits and repositories (default the package's `data/`). */
+  dataDirectory?: string;
+  /** Where the bundled mirror is built (default the OS temp directory). */
+  cacheDirectory?: string;
+  /** Where local workspaces are made (default the OS temp directory). */
+  scratchDirectory?: string;
+}
+
+/** A SWE-Gym benchmark; `instanceOf` is for gold replay and tests inside this package. */
+export interface SweGym extends BenchmarkV1 {
+  /** The runtime episodes run on. */
+  readonly runtime: Runtime;
+}
+
+/** Bundled splits: instances of six repositories (train / heldout) and two repositories never trained on. */
+export const bundledSplits = ["train", "heldout", "heldout-repos"] as const;
+
+const graderInstances = new WeakMap<SweGym, Map<string, SweInstance>>();
+
+/** The grader's instance behind a task (package-internal: gold replay and tests). */
+export function graderInstance(benchmark: SweGym, taskId: string): SweInstance | undefined {
+  return graderInstances.get(benchmark)?.get(taskId);
+}
+
+function defaultDataDirectory(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "data");
+}
+
+const bundledSpecs = (): SpecMap => ({
+  [`${bundledOwner}/*`]: { "*": { test_cmd: bundledTestCommand } },
+});
+
+function resolveSpec(specs: SpecMap, instance: SweInstance): RepoSpec | undefined {
+  const owner = instance.repo.split("/")[0] ?? "";
+  return (
+    lookupSpec(specs, instance.repo, instance.version) ?? lookupSpec(specs, `${owner}/*`, instance.version)
+  );
+}
+
+function resolveParser(repo: string, spec: RepoSpec): LogParser {
+  const name = spec.log_parser ?? sweGymRepoParsers[repo.toLowerCase()] ?? "pytest";
+  return logParsers[name] ?? logParsers.pytest!;
+}
+
+/** An environment whose reset fails with a stated reason (a missing spec), so the episode ends as an error, not a crash. */
+function failingEnvironment(reason: string): EnvironmentV1 {
+  return {
+    specificationVersion: "v1",
+    tools: sweGymTools,
+    reset: async () => {
+      throw new EnvironmentError(reason);
+    },
+    step: async () => ({ content: reason, isError: true, done: true }),
+    grade: async () => ({ reward: 0, success: false, details: { error: reason } }),
+    close: async () => {},
+  };
+}
+
+async function readSpecs(option: SweGymOptions["specs"]): Promise<SpecMap> {
+  if (option === undefined) return mergeSpecMaps(sweGymSpecs, bundledSpecs());
+  if (typeof option !== "string") return mergeSpecMaps(sweGymSpecs, bundledSpecs(), option);
+  const text = await readFile(option, "utf8").catch((error: Error) => {
+    throw new InvalidInputError(`cannot read the spec file: ${error.message}`, { file: option });
+  });
+  return mergeSpecMaps(sweGymSpecs, bundledSpecs(), parseSpecMap(text, option));
+}
+
+/** The mirror: `--repos`, or the bundled repositories rebuilt from the package's plain files. */
+async function resolveMirror(options: SweGymOptions, dataDirectory: string): Promise<string> {
+  if (options.repos !== undefined) return options.repos;
+  const loaded: SweInstance[] = [];
+  for (const split of bundledSplits) {
+    const file = join(dataDirectory, `${split}.jsonl`);
+    if (!existsSync(file)) continue;
+    const parsed = parseInstances(await readFile(file, "utf8"), file, split);
+    loaded.push(...parsed.instances.map((entry) => entry.instance));
+  }
+  return ensureBundledMirror(join(dataDirectory, "repos"), loaded, options.cacheDirectory);
+}
+
+async function createRuntime(options: SweGymOptions, dataDirectory: string): Promise<Runtime> {
+  const runtimeOption = options.runtime ?? "local";
+  if (typeof runtimeOption !== "string") return runtimeOption;
+  if (runtimeOption === "docker") return createDockerRuntime();
+  if (runtimeOption !== "local") {
+    throw new InvalidInputError(`expected "local" or "docker", got "${runtimeOption}"`, { field: "runtime" });
+  }
+  return createLocalRuntime({
+    mirrorDirectory: await resolveMirror(options, dataDirectory),
+    ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    hiddenPaths: [dataDirectory],
+    ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
+  });
+}
+
+/** Where a load reads from: a file (its name is the split) or a bundled split. */
+function sourceOf(dataDirectory: string, options: LoadTasksOptions): { file: string; split: string } {
+  if (options.path !== undefined)
+    return { file: options.path, split: basename(options.path, extname(options.path)) };
+  const split = options.split ?? "train";
+  if (!(bundledSplits as readonly string[]).includes(split)) {
+    throw new InvalidInputError(`unknown split "${split}"; expected one of ${bundledSplits.join(", ")}`, {
+      field: "split",
+    });
+  }
+  return { file: join(dataDirectory, `${split}.jsonl`), split };
+}
+
+/** Loads tasks and keeps their instances in the grader's map. */
+async function loadInto(
+  instances: Map<string, SweInstance>,
+  dataDirectory: string,
+  options: LoadTasksOptions,
+): Promise<LoadTasksResult> {
+  const { file, split } = sourceOf(dataDirectory, options);
+  const text = await readFile(file, "utf8").catch((error: Error) => {
+    throw new InvalidInputError(`cannot read SWE-Gym data: ${error.message}`, { file });
+  });
+  const parsed = parseInstances(text, file, split);
+  for (const { task, instance } of parsed.instances) instances.set(task.id, instance);
+  return { tasks: parsed.instances.map(({ task }) => task), problems: parsed.problems };
+}
+
+/**
+ * Creates SWE-Gym with SWE-bench v4.1.0 grading. Tasks hold the problem statement only; patches and
+ * test lists stay in a private map of this instance. Bundled splits run offline on our own
+ * repositories; `loadTasks({ path })` reads any SWE-bench / SWE-Gym JSONL, whose repositories come
+ * from `repos` (local runtime) or from SWE-Gym's images (docker runtime).
+ */
+export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym> {
+  const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
+  const specs = await readSpecs(options.specs);
+  const instances = new Map<string, SweInstance>();
+  const runtime = await createRuntime(options, dataDirectory);
+  const condaEnvironment = runtime.id === "docker" ? dockerCondaEnvironment : null;
+  const settingsFor = (instance: SweInstance) => {
+    const spec = resolveSpec(specs, instance);
+    if (spec === undefined) return undefined;
+    return {
+      runtime,
+      spec,
+      parser: resolveParser(instance.repo, spec),
+      commandTimeLimitMs: options.commandTimeLimitMs ?? 60_000,
+      maxOutputBytes: options.maxOutputBytes ?? 8 * 1024 * 1024,
+      gradeTimeLimitMs: options.gradeTimeLimitMs ?? 1_800_000,
+      condaEnvironment,
+    };
+  };
+
+  const benchmark: SweGym = {
+    specificationVersion: "v1",
+    id: "swegym",
+    splits: bundledSplits,
+    trainSplit: "train",
+    heldoutSplits: ["heldout", "heldout-repos"],
+    runtime,
+    presets: sweGymPresets,
+    defaultPreset: "mini-swe-agent",
+    failureConventions: sweGymConventions,
+    evolutionLibrary: sweGymLibrary,
+    observableCategory: (task: Task) => String(task.metadata.repo ?? task.category),
+    async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
+      return loadInto(instances, dataDirectory, loadOptions);
+    },
+    async createEnvironment(task: Task): Promise<EnvironmentV1> {
+      const instance = instances.get(task.id);
+      if (instance === undefined) {
+        throw new EnvironmentError(
+          `unknown task "${task.id}": load it with loadTasks() on this benchmark first`,
+        );
+      }
+      const settings = settingsFor(instance);
+      if (settings === undefined) {
+        return failingEnvironment(
+          `no spec for ${instance.repo} version ${instance.version}: add it with --specs FILE ({"${instance.repo}": {"${instance.version}": {"test_cmd": "..."}}})`,
+        );
+      }
+      return new SweGymEnvironment(instance, settings);
+    },
+    summarize: summarizeOutcomes,
+    async goldReplay(replayOptions: GoldReplayOptionsV1): Promise<GoldReplayReportV1> {
+      const { tasks } = await benchmark.loadTasks(replayOptions.tasks);
+      return runGoldReplay(tasks, {
+        instanceOf: (taskId) => instances.get(taskId),
+        settingsFor,
+        runtimeId: runtime.id,
+        ...(replayOptions.signal === undefined ? {} : { signal: replayOptions.signal }),
+        ...(replayOptions.onProgress === undefined ? {} : { onProgress: replayOptions.onProgress }),
+      });
+    },
+  };
+  graderInstances.set(benchmark, instances);
+  return benchmark;
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseInstances } from "./load-instances.js";
+
+const file = join(import.meta.dirname, "..", "__fixtures__", "mixed.jsonl");
+const parsed = parseInstances(readFileSync(file, "utf8"), file, "fixture");
+
+describe("parseInstances", () => {
+  it("decodes SWE-bench's JSON-string test lists and keeps extra fields", () => {
+    const first = parsed.instances[0]?.instance;
+    expect(first?.FAIL_TO_PASS).toEqual(["tests/test_w.py::test_empty"]);
+    expect(first?.environment_setup_commit).toBe("b".repeat(40));
+    expect((first as Record<string, unknown>).difficulty).toBe("<15 min fix");
+  });
+
+  it("takes SWE-Gym's list-valued test lists, a numeric version and no environment_setup_commit", () => {
+    const second = parsed.instances[1]?.instance;
+    expect(second?.FAIL_TO_PASS).toEqual(["tests/test_w.py::test_empty[a-b]"]);
+    expect(second?.version).toBe("1.1");
+    expect(second?.environment_setup_commit).toBeUndefined();
+  });
+
+  it("names file, line and field of each bad line, and the rest still loads", () => {
+    expect(parsed.instances).toHaveLength(2);
+    const messages = parsed.problems.map((problem) => problem.message);
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toMatch(/mixed\.jsonl:4: not JSON/);
+    expect(messages[1]).toMatch(/mixed\.jsonl:5, field "base_commit": expected a git commit hash/);
+    expect(messages[2]).toMatch(/mixed\.jsonl:6, field "FAIL_TO_PASS": expected a JSON-encoded list of strings/);
+    expect(messages[3]).toMatch(/mixed\.jsonl:7, field "instance_id": instance "acme__widgets-1" appears twice/);
+    expect(parsed.problems[1]?.location).toEqual({ file, line: 5, field: "base_commit" });
+  });
+
+  it("gives the policy the problem statement and no patch or test list", () => {
+    const task = parsed.instances[0]?.task;
+    expect(task?.instruction).toBe("Widgets break on empty input.");
+    const text = JSON.stringify(task);
+    expect(text).not.toContain("diff --git");
+    expect(text).not.toContain("test_empty");
+    expect(text).not.toContain("test_one");
+  });
+});

@@ -1,0 +1,84 @@
+import { logMarkers } from "../grading/markers.js";
+import type { RepoSpec } from "../specs/spec-map.js";
+import { modifiedFiles, mypyCaseExpression, testDirectives } from "./test-directives.js";
+
+/** SWE-bench's heredoc delimiter for the test patch. */
+export const heredocDelimiter = "EOF_114329324912";
+
+/**
+ * How the model patch is applied, in order, the first that exits 0 wins (SWE-bench@v4.1.0
+ * swebench/harness/run_evaluation.py `GIT_APPLY_CMDS`); the patch file is appended.
+ */
+export const gitApplyCommands = [
+  "git apply --verbose",
+  "git apply --verbose --reject",
+  "patch --batch --fuzz=5 -p1 -i",
+] as const;
+
+/** Where the eval script runs. */
+export interface EvalScriptContext {
+  /** The repository directory (`/testbed` in the images, the workspace locally). */
+  repoDirectory: string;
+  /** Conda environment to activate (`testbed` in the images); null when there is none (local). */
+  condaEnvironment: string | null;
+}
+
+/** What the eval script needs of an instance. */
+export interface EvalInstance {
+  /** `owner/name`. */
+  repo: string;
+  /** Commit the test files are reset to. */
+  base_commit: string;
+  /** The test patch. */
+  test_patch: string;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** The test command: the spec's, plus the test files the patch touches (mypy: its `-k` case names). */
+export function testCommand(instance: EvalInstance, spec: RepoSpec): string {
+  if (instance.repo.toLowerCase() === "python/mypy") {
+    return `${spec.test_cmd} "${mypyCaseExpression(instance.test_patch)}"`;
+  }
+  return [spec.test_cmd, ...testDirectives(instance.test_patch)].join(" ");
+}
+
+function activate(context: EvalScriptContext): string[] {
+  if (context.condaEnvironment === null) return [];
+  return ["source /opt/miniconda3/bin/activate", `conda activate ${context.condaEnvironment}`];
+}
+
+/**
+ * The eval script, line for line as `make_eval_script_list_py` builds it (SWE-bench@v4.1.0
+ * swebench/harness/test_spec/python.py) under `#!/bin/bash` and `set -uxo pipefail` (test_spec.py
+ * `eval_script`): reset the test files, apply the test patch, run the test command between the
+ * `: '>>>>> Start Test Output'` / `: '>>>>> End Test Output'` lines (xtrace prints them), reset again.
+ * Without conda (local) the activation lines are left out.
+ */
+export function evalScript(instance: EvalInstance, spec: RepoSpec, context: EvalScriptContext): string {
+  const directory = context.repoDirectory;
+  const files = modifiedFiles(instance.test_patch);
+  const reset = `git checkout ${instance.base_commit} ${files.join(" ")}`;
+  const applyTestPatch = `git apply -v - <<'${heredocDelimiter}'\n${instance.test_patch}\n${heredocDelimiter}`;
+  const lines = [
+    ...activate(context),
+    `cd ${shellQuote(directory)}`,
+    ...(spec.eval_commands ?? []),
+    `git config --global --add safe.directory ${shellQuote(directory)}`,
+    `cd ${shellQuote(directory)}`,
+    "git status",
+    "git show",
+    `git -c core.fileMode=false diff ${instance.base_commit}`,
+    ...activate(context),
+    ...(spec.install === undefined ? [] : [spec.install]),
+    reset,
+    applyTestPatch,
+    `: '${logMarkers.startTestOutput}'`,
+    testCommand(instance, spec),
+    `: '${logMarkers.endTestOutput}'`,
+    reset,
+  ];
+  return `${["#!/bin/bash", "set -uxo pipefail", ...lines].join("\n")}\n`;
+}

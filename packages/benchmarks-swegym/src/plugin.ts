@@ -1,0 +1,67 @@
+import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
+import { InvalidInputError } from "@hs/harness";
+import { createSweGym } from "./create-swegym.js";
+
+function stringOption(values: PluginOptionValues, name: string): string | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new InvalidInputError(`--${name} takes a value`, { field: name });
+  return value;
+}
+
+function numberOption(values: PluginOptionValues, name: string): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const number = Number(text);
+  if (!Number.isFinite(number) || number <= 0) {
+    throw new InvalidInputError(`--${name} expects a positive number of seconds, got "${text}"`, {
+      field: name,
+    });
+  }
+  return number * 1000;
+}
+
+/** `hs --bench swegym`: SWE-Gym with SWE-bench grading; bundled offline repositories by default. */
+export const benchmarkPlugin: BenchmarkPluginV1 = {
+  specificationVersion: "v1",
+  id: "swegym",
+  description:
+    "SWE-Gym / SWE-bench instances graded as SWE-bench v4.1.0; offline bundled repositories by default",
+  options: {
+    repos: {
+      type: "string",
+      description: "mirror directory of <owner>__<name> git repositories (default: bundled)",
+    },
+    specs: {
+      type: "string",
+      description: 'JSON spec map {"owner/name": {"version": {"test_cmd": ...}}} merged over the built-in',
+    },
+    runtime: {
+      type: "string",
+      description: "local (default, bubblewrap where it works) or docker (SWE-Gym images)",
+    },
+    "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
+    "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
+  },
+  async createBenchmark(values: PluginOptionValues) {
+    const runtime = stringOption(values, "runtime") ?? "local";
+    if (runtime !== "local" && runtime !== "docker") {
+      throw new InvalidInputError(`--runtime expects local or docker, got "${runtime}"`, {
+        field: "runtime",
+      });
+    }
+    const repos = stringOption(values, "repos");
+    const specs = stringOption(values, "specs");
+    const commandTimeLimitMs = numberOption(values, "command-timeout");
+    const gradeTimeLimitMs = numberOption(values, "grade-timeout");
+    return createSweGym({
+      runtime,
+      ...(repos === undefined ? {} : { repos }),
+      ...(specs === undefined ? {} : { specs }),
+      ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),
+      ...(gradeTimeLimitMs === undefined ? {} : { gradeTimeLimitMs }),
+    });
+  },
+};
+
+export default benchmarkPlugin;

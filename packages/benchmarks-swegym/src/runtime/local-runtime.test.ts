@@ -1,0 +1,112 @@
+import { existsSync, readdirSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
+import { createLocalRuntime } from "./local-runtime.js";
+import { createPidsCgroup, detectIsolation, removePidsCgroup } from "./sandbox.js";
+
+const fixture = createTinyMirror();
+afterAll(() => fixture.remove());
+const isolation = detectIsolation();
+if (isolation === "none")
+  console.warn("local runtime: bubblewrap does not work here; sandbox tests skipped (isolation none)");
+const probe = createPidsCgroup(`hs-swegym-probe-${process.pid}`, 8);
+if (probe !== undefined) removePidsCgroup(probe);
+if (probe === undefined)
+  console.warn("local runtime: no writable pids cgroup here; the fork-bomb test is skipped");
+
+const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 64 });
+const checkout = () =>
+  runtime.createWorkspace({
+    instanceId: fixture.instance.instance_id,
+    repo: fixture.instance.repo,
+    baseCommit: fixture.instance.base_commit,
+  });
+
+describe("local runtime", () => {
+  it("checks out the base commit alone (no other history), and removes the workspace on close", async () => {
+    const workspace = await checkout();
+    const log = await workspace.run("git log --all --oneline | wc -l && git rev-parse HEAD");
+    expect(log.output.trim().split("\n")).toEqual(["1", fixture.instance.base_commit]);
+    expect(existsSync(workspace.directory)).toBe(true);
+    const cgroup = (workspace as unknown as { cgroupDirectory?: string }).cgroupDirectory;
+    await workspace.close();
+    await workspace.close();
+    expect(existsSync(workspace.directory)).toBe(false);
+    if (cgroup !== undefined) expect(existsSync(cgroup)).toBe(false);
+  });
+
+  it.skipIf(isolation === "none")(
+    "cannot write outside the workspace, has no network, cannot see the mirror",
+    async () => {
+      const workspace = await checkout();
+      const outside = await workspace.run("touch /root/hs-swegym-escape 2>&1; echo rc=$?");
+      expect(outside.output).toMatch(/Read-only file system[\s\S]*rc=1/);
+      const network = await workspace.run(
+        "python3 -c \"import socket; socket.create_connection(('1.1.1.1', 80), 2)\" 2>&1 | tail -1",
+      );
+      expect(network.output).toMatch(/Network is unreachable|OSError/);
+      const mirror = await workspace.run(`ls ${fixture.mirror} | wc -l`);
+      expect(mirror.output.trim()).toBe("0");
+      await workspace.close();
+    },
+  );
+
+  it("kills a command at its time limit with its whole process tree", async () => {
+    const workspace = await checkout();
+    const began = Date.now();
+    const result = await workspace.run("(sleep 300 &) ; sleep 300 & sleep 300", { timeLimitMs: 800 });
+    expect(result).toMatchObject({ timedOut: true, returncode: null });
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const ps = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).length;
+    expect(ps).toBeGreaterThan(0);
+    const after = await workspace.run("echo fine");
+    expect(after.output).toBe("fine\n");
+    await workspace.close();
+  });
+
+  it("stops an endless writer at the output limit", async () => {
+    const workspace = await checkout();
+    const result = await workspace.run("yes hs-swegym", { maxOutputBytes: 100_000, timeLimitMs: 30_000 });
+    expect(result.outputLimited).toBe(true);
+    expect(result.output.length).toBeLessThanOrEqual(100_000);
+    expect(result.elapsedMs).toBeLessThan(20_000);
+    await workspace.close();
+  });
+
+  it("decodes binary output with replacement characters", async () => {
+    const workspace = await checkout();
+    const result = await workspace.run("printf 'a\\377\\376b\\000c'");
+    expect(result.returncode).toBe(0);
+    expect(result.output).toBe("a\uFFFD\uFFFDb\u0000c");
+    await workspace.close();
+  });
+
+  it.skipIf(probe === undefined)(
+    "caps a fork bomb at the workspace's process limit and recovers",
+    async () => {
+      const workspace = await checkout();
+      const result = await workspace.run("bomb() { bomb | bomb & }; bomb; sleep 5", { timeLimitMs: 3_000 });
+      expect(result.returncode === null || result.returncode !== 0 || result.timedOut).toBe(true);
+      await workspace.close();
+      const next = await checkout();
+      expect((await next.run("echo fine")).output).toBe("fine\n");
+      await next.close();
+    },
+  );
+
+  it("names the missing repository", async () => {
+    await expect(
+      runtime.createWorkspace({
+        instanceId: "x",
+        repo: "nobody/nothing",
+        baseCommit: fixture.instance.base_commit,
+      }),
+    ).rejects.toThrow(/repository nobody\/nothing is not in the mirror/);
+  });
+
+  it("names a base commit the mirror does not have, and leaves no directory behind", async () => {
+    await expect(
+      runtime.createWorkspace({ instanceId: "x", repo: fixture.instance.repo, baseCommit: "0".repeat(40) }),
+    ).rejects.toThrow(/cannot check out fixture\/calc at 0{40}/);
+  });
+});
