@@ -18,5 +18,10 @@ pnpm typecheck
 pnpm lint
 status=0
 pnpm exec turbo run test --concurrency=2 || status=$?
+# Every public package packed, installed from its tarball alone into an empty npm project and smoke-run.
+rm -f .pack-check-result.json
+pack_status=0
+node scripts/pack-check.mjs --result=.pack-check-result.json || pack_status=$?
 node scripts/test-summary.mjs
+if [ "$status" -eq 0 ]; then status=$pack_status; fi
 exit $status

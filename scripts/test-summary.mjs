@@ -1,4 +1,5 @@
-// Sums the vitest JSON results of every workspace package into one closing line.
+// Sums the vitest JSON results of every workspace package (and the pack-check result, when present)
+// into one closing line.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -16,5 +17,12 @@ for (const group of ["packages", "apps", "tooling"]) {
     skipped += result.numPendingTests + result.numTodoTests;
     console.log(`${join(group, name)}: ${result.numPassedTests} passed, ${result.numFailedTests} failed`);
   }
+}
+// The packed-package smoke runs of scripts/pack-check.mjs (written by test-all.sh), one test per package.
+if (existsSync(".pack-check-result.json")) {
+  const result = JSON.parse(readFileSync(".pack-check-result.json", "utf8"));
+  passed += result.passed;
+  failed += result.failed;
+  console.log(`pack-check: ${result.passed} passed, ${result.failed} failed`);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
