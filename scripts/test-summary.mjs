@@ -10,7 +10,17 @@ for (const group of ["packages", "apps", "tooling"]) {
   if (!existsSync(group)) continue;
   for (const name of readdirSync(group)) {
     const file = join(group, name, ".vitest-result.json");
-    if (!existsSync(file)) continue;
+    const manifest = join(group, name, "package.json");
+    const hasTests =
+      existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).scripts?.test !== undefined;
+    if (!existsSync(file)) {
+      // a test run that died before writing its result counts as a failure, not as nothing
+      if (hasTests) {
+        failed += 1;
+        console.log(`${join(group, name)}: no test result (the run did not finish), counted as 1 failed`);
+      }
+      continue;
+    }
     const result = JSON.parse(readFileSync(file, "utf8"));
     passed += result.numPassedTests;
     failed += result.numFailedTests;
