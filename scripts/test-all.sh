@@ -17,6 +17,13 @@ pnpm build
 pnpm typecheck
 pnpm lint
 status=0
-pnpm exec turbo run test --concurrency=2 || status=$?
+# results of an earlier run must not be counted as this run's; --continue runs every package's tests
+find packages apps -name .vitest-result.json -not -path "*/node_modules/*" -delete
+pnpm exec turbo run test --concurrency=2 --continue || status=$?
+# Every public package packed, installed from its tarball alone into an empty npm project and smoke-run.
+rm -f .pack-check-result.json
+pack_status=0
+node scripts/pack-check.mjs --result=.pack-check-result.json || pack_status=$?
 node scripts/test-summary.mjs
+if [ "$status" -eq 0 ]; then status=$pack_status; fi
 exit $status

@@ -92,7 +92,7 @@ describe("pool integrity", () => {
     validation: { failuresTried: 1, rescued: 1, successesTried: 1, regressions: 0 },
   });
   const pool = createPool({
-    benchmark: "dbbench",
+    benchmark: "spelling",
     createdAt: "2026-01-01T00:00:00Z",
     policyVersion: "p",
     base,
@@ -100,7 +100,7 @@ describe("pool integrity", () => {
   });
 
   it("accepts a consistent pool and refuses stale hashes, mismatched ids and another benchmark", () => {
-    expect(() => verifyPoolIntegrity(pool, { benchmark: "dbbench" })).not.toThrow();
+    expect(() => verifyPoolIntegrity(pool, { benchmark: "spelling" })).not.toThrow();
     const edited = { ...sibling, config: { ...sibling.config, description: "edited by hand" } };
     expect(() => verifyPoolIntegrity({ ...pool, siblings: [edited] }, { file: "p.json" })).toThrow(
       /p\.json, field "siblings\.0\.hash": stale hash/,
@@ -109,7 +109,7 @@ describe("pool integrity", () => {
       /field "siblings\.0\.id": id "other" differs from its config's id "sib"/,
     );
     expect(() => verifyPoolIntegrity(pool, { benchmark: "swebench" })).toThrow(
-      /evolved for benchmark "dbbench", expected "swebench"/,
+      /evolved for benchmark "spelling", expected "swebench"/,
     );
     expect(() => verifyPoolIntegrity({ ...pool, siblings: [sibling, sibling] })).toThrow(
       /duplicate harness id/,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { EnvironmentError } from "@hs/harness";
@@ -55,6 +55,11 @@ function commandLine(
       "/",
       "--tmpfs",
       "/tmp",
+      // The shell script again, read-only, in case the package is installed under /tmp (an npm project
+      // there): the tmpfs above would hide it.
+      "--ro-bind",
+      dirname(shellScript),
+      dirname(shellScript),
       "--bind",
       workspace,
       workspace,

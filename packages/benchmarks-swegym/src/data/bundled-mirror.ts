@@ -52,10 +52,35 @@ function buildBaseCommit(instance: SweInstance, fixedTree: string, mirror: strin
   inMirror(["update-ref", `refs/instances/${instance.instance_id}`, hash]);
 }
 
+/**
+ * npm renames every `.gitignore` of a package to `.npmignore` when it installs the package from its
+ * tarball, so an installed copy of `data/repos/<name>` holds `.npmignore` where the data has
+ * `.gitignore`. The index gets the `.gitignore` name back (same blob and mode), or every rebuilt hash
+ * would differ from the recorded one.
+ */
+function restoreGitignores(treeDirectory: string, mirror: string, env: NodeJS.ProcessEnv): void {
+  const inMirror = (args: string[]) =>
+    git(["--git-dir", mirror, "--work-tree", treeDirectory, ...args], treeDirectory, env);
+  const staged = inMirror(["ls-files", "--stage"])
+    .split("\n")
+    .filter((line) => line.includes("\t"))
+    .map((line) => ({ info: line.split("\t")[0] as string, path: line.split("\t")[1] as string }));
+  const paths = new Set(staged.map((entry) => entry.path));
+  for (const { info, path } of staged) {
+    if (path !== ".npmignore" && !path.endsWith("/.npmignore")) continue;
+    const gitignore = `${path.slice(0, -".npmignore".length)}.gitignore`;
+    if (paths.has(gitignore)) continue;
+    const [mode, blob] = info.split(" ");
+    inMirror(["update-index", "--force-remove", path]);
+    inMirror(["update-index", "--add", "--cacheinfo", `${mode},${blob},${gitignore}`]);
+  }
+}
+
 /** Writes a repository's fixed tree into the mirror's object store; returns its tree id. */
 function storeFixedTree(treeDirectory: string, mirror: string, indexFile: string): string {
   const env = { ...commitEnvironment("2024-01-01T00:00:00Z"), GIT_INDEX_FILE: indexFile };
   git(["--git-dir", mirror, "--work-tree", treeDirectory, "add", "-A", "."], treeDirectory, env);
+  restoreGitignores(treeDirectory, mirror, env);
   return git(["--git-dir", mirror, "write-tree"], mirror, env).trim();
 }
 

@@ -83,7 +83,10 @@ class LocalWorkspace implements Workspace {
 
   async run(command: string, options: RunOptions = {}) {
     if (this.closed) throw new EnvironmentError("the workspace is closed");
-    const bash = ["bash", options.login === true && this.loginShell ? "-lc" : "-c", command];
+    // --norc: bash reads ~/.bashrc even without -i when its stdin is a socket (node's pipes are) and
+    // SHLVL is below 2 (as under turbo's filtered environment), and a .bashrc prints into the output
+    const shell = options.login === true && this.loginShell ? ["-lc"] : ["--norc", "-c"];
+    const bash = ["bash", ...shell, command];
     const [program, args] =
       this.isolation === "bubblewrap"
         ? [

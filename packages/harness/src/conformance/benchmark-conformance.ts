@@ -31,6 +31,8 @@ export interface BenchmarkConformanceOptions {
   mutatingCall?: (task: Task) => ToolCall;
   /** A data file with exactly one bad record, and its 1-based line, to check the error names both. */
   badRecord?: { path: string; line: number };
+  /** Records of the split known not to load (e.g. a dataset's own malformed record); default 0. */
+  expectedProblems?: number;
   /** Run the benchmark's gold replay on the split (default true when it has one). */
   goldReplay?: boolean;
 }
@@ -118,6 +120,12 @@ async function viewProblems(
   return problems;
 }
 
+/** What grading decides (details may hold timings and logs, which differ between runs). */
+async function verdict(environment: { grade(): Promise<{ reward: number; success: boolean }> }) {
+  const { reward, success } = await environment.grade();
+  return { reward, success };
+}
+
 async function isolationProblems(benchmark: BenchmarkV1, task: Task, options: BenchmarkConformanceOptions) {
   const first = await benchmark.createEnvironment(task, { seed: 1 });
   const second = await benchmark.createEnvironment(task, { seed: 1 });
@@ -125,16 +133,15 @@ async function isolationProblems(benchmark: BenchmarkV1, task: Task, options: Be
   try {
     await first.reset();
     await second.reset();
-    const before = await second.grade();
+    const before = await verdict(second);
     if (options.mutatingCall !== undefined) await first.step(options.mutatingCall(task));
-    const after = await second.grade();
-    if (!isDeepStrictEqual(before, after))
+    if (!isDeepStrictEqual(before, await verdict(second)))
       problems.push("a change in one episode changed another episode's grade");
-    if (!isDeepStrictEqual(before, await second.grade()))
+    if (!isDeepStrictEqual(before, await verdict(second)))
       problems.push("grading the same episode twice differs");
     const fresh = await benchmark.createEnvironment(task, { seed: 1 });
     await fresh.reset();
-    if (!isDeepStrictEqual((await fresh.grade()).reward, before.reward))
+    if (!isDeepStrictEqual(await verdict(fresh), before))
       problems.push("two fresh episodes grade differently");
     await fresh.close();
     await fresh.close();
@@ -223,7 +230,14 @@ export async function checkBenchmarkConformance(
   await check(`split ${split} loads; tasks are valid and hold no gold`, async () => {
     const loaded = await benchmark.loadTasks({ split });
     tasks = loaded.tasks;
-    return [...loaded.problems.map((problem) => problem.message), ...taskProblems(benchmark, tasks, options)];
+    const expected = options.expectedProblems ?? 0;
+    const problems =
+      loaded.problems.length === expected
+        ? []
+        : [
+            `${loaded.problems.length} records did not load (expected ${expected}): ${loaded.problems[0]?.message ?? ""}`,
+          ];
+    return [...problems, ...taskProblems(benchmark, tasks, options)];
   });
   const sample = tasks.slice(0, options.sampleSize ?? 3);
   await check("tools are valid tool specs", async () => {

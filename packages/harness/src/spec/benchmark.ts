@@ -45,7 +45,7 @@ export interface CreateEnvironmentOptions {
 export interface BenchmarkV1 {
   /** Contract version. */
   readonly specificationVersion: "v1";
-  /** Benchmark id, e.g. `dbbench`. */
+  /** Benchmark id, e.g. `swegym`. */
   readonly id: string;
   /** Bundled splits, in the order a user would expect (train first). */
   readonly splits: readonly string[];

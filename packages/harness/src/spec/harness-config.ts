@@ -183,7 +183,7 @@ export const directionSection = {
 export const harnessConfigSchema = strictSection({
   /** Schema version of this document. */
   schemaVersion: z.literal(1),
-  /** Human-readable id, e.g. `dbbench-v02-base` or `sibling-context-2`. */
+  /** Human-readable id, e.g. `mini-swe-agent` or `sibling-context-2`. */
   id: z.string().min(1),
   /** What this harness is for. */
   description: z.string(),

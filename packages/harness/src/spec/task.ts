@@ -5,13 +5,13 @@ import { z } from "zod";
  * and hashes are never part of a Task: they stay inside the benchmark's grader.
  */
 export const taskSchema = z.object({
-  /** Stable id, unique within the benchmark, e.g. `dbbench/standard-a/17`. */
+  /** Stable id, unique within the benchmark, e.g. `appworld/train/50e1ac9_1`. */
   id: z.string().min(1),
-  /** Benchmark id, e.g. `dbbench`. */
+  /** Benchmark id, e.g. `appworld`. */
   benchmark: z.string().min(1),
   /** Split the task came from, e.g. `train`, `dev`, `heldout`. */
   split: z.string().min(1),
-  /** Category used for per-category metrics, e.g. DBBench's `type[0]` (`INSERT`, `counting`...). */
+  /** Category used for per-category metrics, e.g. a dataset's task type or difficulty. */
   category: z.string().min(1),
   /** The natural-language instruction shown to the policy. */
   instruction: z.string(),
