@@ -1,4 +1,3 @@
-import { createChatPolicy } from "@hs/chat-policy";
 import { instructionOf, readPool } from "@hs/evolution";
 import {
   type BenchmarkV1,
