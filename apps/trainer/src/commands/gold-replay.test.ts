@@ -36,6 +36,17 @@ describe("hs gold-replay", () => {
     expect(result.stdout.startsWith('{"passed":2,"total":2')).toBe(true);
     expect(report).toMatchObject({ passed: 2, total: 2 });
   });
+  it("names the records that did not load and fails when nothing was replayed", async () => {
+    const file = join(tmpdir(), `hs-gold-notable-${process.pid}.jsonl`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ description: "How many?", type: ["counting"], label: ["3"] })}\n`,
+    );
+    const result = await run(["gold-replay", "--bench", "dbbench", "--data", file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`NOT LOADED ${file}:1, field "table": missing: expected a table object`);
+    expect(result.stderr).toContain("no task was replayed");
+  });
   it("rejects a benchmark that is not installed", async () => {
     const result = await run(["gold-replay", "--bench", "no-such-benchmark"]);
     expect(result.code).toBe(2);

@@ -30,6 +30,7 @@ export function formatGoldReplay(report: GoldReplayReportV1, source: string): st
   );
   lines.push(`  empty solution passed ${report.emptyPassed}/${report.total}`);
   for (const failure of report.failures) lines.push(`  FAIL ${failure.taskId}: ${failure.reason}`);
+  for (const problem of report.problems ?? []) lines.push(`  NOT LOADED ${problem}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -41,8 +42,8 @@ export const goldReplayCommand: Command = {
 
 Runs every task's reference solution through the same environment and grader as an episode, and an
 empty solution as well; prints the pass rate, how many tasks the empty solution passed (it should
-pass none) and each failure with its reason. Exit code 0 when every reference passes and no empty
-solution does, 1 otherwise. "hs gold-replay --bench NAME --help" lists the benchmark's own options
+pass none), each failure with its reason and each record that did not load. Exit code 0 when some
+task was replayed, every reference passes and no empty solution does, 1 otherwise. "hs gold-replay --bench NAME --help" lists the benchmark's own options
 (e.g. dbbench's --engine and --protocol).
 
 Options:
@@ -77,7 +78,8 @@ Options:
         },
       });
       io.stdout(args.values.json === true ? `${JSON.stringify(report)}\n` : formatGoldReplay(report, source));
-      return report.passed === report.total && report.emptyPassed === 0 ? 0 : 1;
+      if (report.total === 0) io.stderr(`gold-replay: no task was replayed from ${source}\n`);
+      return report.total > 0 && report.passed === report.total && report.emptyPassed === 0 ? 0 : 1;
     } finally {
       await benchmark.close?.();
     }

@@ -49,7 +49,12 @@ export const dbbenchRecordSchema = z
     /** The dataset's own SQL for query types (often invalid; information only). */
     sql: z.looseObject({ query: z.string() }).optional(),
     /** The table or tables. */
-    table: z.union([dbbenchTableSchema, z.array(dbbenchTableSchema).min(1)]),
+    table: z.union([dbbenchTableSchema, z.array(dbbenchTableSchema).min(1)], {
+      error: (issue) =>
+        issue.input === undefined
+          ? "missing: expected a table object (table_name, table_info) or a list of them"
+          : "expected a table object (table_name, table_info) or a list of them",
+    }),
   })
   .superRefine((record, context) => {
     const tables = Array.isArray(record.table) ? record.table : [record.table];

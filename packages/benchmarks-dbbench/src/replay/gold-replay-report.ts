@@ -38,6 +38,7 @@ export async function goldReplayReport(
         reason: `an empty answer passes (${entry.category})`,
       })),
     ],
+    problems: report.problems,
     details: {
       engine: report.engine,
       protocol: report.protocol,
@@ -51,7 +52,6 @@ export async function goldReplayReport(
         })),
       },
       emptyPassedPerType: countByType(emptyPasses),
-      problems: report.problems,
       elapsedMs: report.elapsedMs,
       episodesPerSecond: report.episodesPerSecond,
     },

@@ -24,6 +24,8 @@ export const goldReplayReportSchema = z.object({
   emptyPassed: z.number().int().nonnegative(),
   /** Every reference failure and every empty pass, with its reason. */
   failures: z.array(goldReplayFailureSchema),
+  /** Records that did not load (file, line, field), so were not replayed. */
+  problems: z.array(z.string()).optional(),
   /** Benchmark-specific figures (engine, per-category counts, episodes per second...). */
   details: z.record(z.string(), z.unknown()).optional(),
 });
