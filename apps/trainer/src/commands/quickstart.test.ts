@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliJobs } from "../run-jobs.js";
-import { quickstartPlan } from "./quickstart.js";
+import { quickstartPlan, withHeartbeat } from "./quickstart.js";
 
 describe("quickstartPlan", () => {
   const settings = {
@@ -64,4 +64,26 @@ describe("runCliJobs", () => {
       /bad failed \(exit code 2\); see .*bad\.log/,
     );
   }, 60_000);
+});
+
+describe("withHeartbeat", () => {
+  it("fills a silent stage with still-running lines and passes its own lines at most once per interval", async () => {
+    const said: string[] = [];
+    const result = await withHeartbeat(
+      (text) => said.push(text),
+      "evolve",
+      async (onProgress) => {
+        onProgress("generation 1");
+        onProgress("generation 1 again");
+        await new Promise((done) => setTimeout(done, 900));
+        return 7;
+      },
+      200,
+    );
+    expect(result).toBe(7);
+    expect(said.filter((line) => line.startsWith("evolve: generation"))).toEqual([]);
+    const beats = said.filter((line) => line.startsWith("evolve: still running after"));
+    expect(beats.length).toBeGreaterThanOrEqual(2);
+    expect(beats[0]).toContain("(last: generation 1 again)");
+  });
 });

@@ -155,6 +155,40 @@ function throttled(say: (text: string) => void, name: string): (line: string) =>
   };
 }
 
+/**
+ * Runs a stage whose own progress lines may be far apart (an evolve generation takes tens of seconds):
+ * its lines are passed through as by `throttled`, and a "still running" line fills every silence
+ * longer than the interval.
+ */
+export async function withHeartbeat<T>(
+  say: (text: string) => void,
+  name: string,
+  run: (onProgress: (line: string) => void) => Promise<T>,
+  everyMs = progressEverySeconds * 1000,
+): Promise<T> {
+  const started = Date.now();
+  let last = started;
+  let latest = "started";
+  const timer = setInterval(
+    () => {
+      if (Date.now() - last < everyMs) return;
+      last = Date.now();
+      say(`${name}: still running after ${((last - started) / 1000).toFixed(0)} s (last: ${latest})`);
+    },
+    Math.min(1000, everyMs / 4),
+  );
+  try {
+    return await run((line) => {
+      latest = line;
+      if (Date.now() - last < everyMs) return;
+      last = Date.now();
+      say(`${name}: ${line}`);
+    });
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** `hs quickstart`: the main job on the embedded default, end to end, resumable. */
 export const quickstartCommand: Command = {
   name: "quickstart",
@@ -234,7 +268,7 @@ Options:
         continue;
       }
       say(`${job.name}: hs ${job.args.join(" ")}`);
-      const result = await runCliJob(job, { onProgress: throttled(say, job.name) });
+      const result = await withHeartbeat(say, job.name, (onProgress) => runCliJob(job, { onProgress }));
       say(`${job.name}: done in ${result.seconds.toFixed(0)} s`);
     }
 
