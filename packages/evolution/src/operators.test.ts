@@ -1,7 +1,7 @@
 import { createHarnessConfig, directionSection, fixDirections, type HarnessConfig } from "@hs/harness";
 import { lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { listAnswerLibrary } from "./__fixtures__/list-answer-conventions.js";
+import { listAnswerLibrary } from "./__fixtures__/list-answer-library.js";
 import { genericLibrary } from "./evolution-library.js";
 import {
   applyOperator,

@@ -1,8 +1,12 @@
 import { createChatPolicy } from "@hs/chat-policy";
 import { observeTrajectory } from "@hs/harness";
-import { type ChatServerReply, lookupTextHarness, startChatServer } from "@hs/harness/test-environments";
+import {
+  type ChatServerReply,
+  lookupEpisode,
+  lookupTextHarness,
+  startChatServer,
+} from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
-import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
 import { createLlmProposer, type ProposalLogEntry } from "./proposer.js";
 
 let close: (() => Promise<void>) | undefined;

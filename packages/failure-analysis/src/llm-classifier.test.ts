@@ -1,8 +1,7 @@
 import { createChatPolicy } from "@hs/chat-policy";
 import { observeTrajectory } from "@hs/harness";
-import { startChatServer } from "@hs/harness/test-environments";
+import { lookupEpisode, startChatServer } from "@hs/harness/test-environments";
 import { afterEach, describe, expect, it } from "vitest";
-import { lookupEpisode } from "./__fixtures__/lookup-trajectories.js";
 import { classifyFailure } from "./failure-classifier.js";
 import { createLlmClassifier } from "./llm-classifier.js";
 import { createRuleClassifier } from "./rule-classifier.js";

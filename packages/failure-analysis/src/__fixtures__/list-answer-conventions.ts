@@ -1,4 +1,4 @@
-import type { EvolutionLibrary, FailureConventions } from "@hs/harness";
+import type { FailureConventions } from "@hs/harness";
 
 /** Conventions of a benchmark whose results and answers are lists, as a table-query benchmark's are. */
 export const listAnswerConventions: FailureConventions = {
@@ -8,23 +8,4 @@ export const listAnswerConventions: FailureConventions = {
   emptyAnswerPattern: '^(\\[\\s*\\]|\\[\\s*"?none"?\\s*\\]|none)$',
   answerArgument: null,
   submitTools: ["submit", "answer"],
-};
-
-/** A library phrased for a query-then-answer protocol, with a fenced action rule. */
-export const listAnswerLibrary: EvolutionLibrary = {
-  hints: [
-    "Run a query before giving the final answer.",
-    "Give the final answer exactly as the query returned it.",
-  ],
-  toolErrorSuffixes: ["The previous query failed; correct it and run it again."],
-  malformedActionTemplates: ["Your reply could not be parsed ({reason}). Reply with one fenced block."],
-  verificationPrompts: [
-    "Before committing {answer}: does it match the last result? Submit again to confirm.",
-  ],
-  macros: [],
-  fenceAliases: { sql: ["sql", "SQL"] },
-  emptyResult: {
-    pattern: "^\\s*\\[\\s*\\]\\s*$",
-    notes: ["No rows matched. Look at the values before answering."],
-  },
 };

@@ -1,5 +1,6 @@
 export * from "./chat-server.js";
 export * from "./lookup-benchmark.js";
+export * from "./lookup-episode.js";
 export * from "./lookup-grammar.js";
 export * from "./lookup-pool.js";
 export * from "./lookup-sensitive-policy.js";

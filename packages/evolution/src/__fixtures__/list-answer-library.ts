@@ -1,14 +1,4 @@
-import type { EvolutionLibrary, FailureConventions } from "@hs/harness";
-
-/** Conventions of a benchmark whose results and answers are lists, as a table-query benchmark's are. */
-export const listAnswerConventions: FailureConventions = {
-  id: "list-answers",
-  emptyResultPattern: "^(\\[\\s*\\]|\\(\\s*\\)|none|empty set.*)$",
-  answerFormatPattern: "^\\s*\\[[\\s\\S]*\\]\\s*$",
-  emptyAnswerPattern: '^(\\[\\s*\\]|\\[\\s*"?none"?\\s*\\]|none)$',
-  answerArgument: null,
-  submitTools: ["submit", "answer"],
-};
+import type { EvolutionLibrary } from "@hs/harness";
 
 /** A library phrased for a query-then-answer protocol, with a fenced action rule. */
 export const listAnswerLibrary: EvolutionLibrary = {
