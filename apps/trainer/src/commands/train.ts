@@ -23,13 +23,14 @@ import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
 import { readCheckpointStep } from "../run-state-file.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
+import { openTinkerStack, tinkerBaseModel, tinkerOptions, tinkerUsage } from "../tinker-policy-stack.js";
 import { trainFingerprint } from "../train-inputs.js";
 import { loadEmbeddedPolicy } from "./eval.js";
 
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
 export const trainCommand: Command = {
   name: "train",
-  summary: "train the embedded policy: grpo, dapo, harness-s and the rescue ablations",
+  summary: "train a policy (embedded, or an LLM through the Tinker API): grpo, dapo, harness-s, ablations",
   usage: `Usage: hs train --bench NAME --method M --seed S --out DIR [--pool pool.json] [options]
 
 Trains the embedded policy on the benchmark's training split and writes DIR/config.json,
@@ -65,6 +66,7 @@ Options:
   --hidden H             hidden units of the scoring network (default 32)
   --init DIR             start from the weights in DIR (a checkpoint or run directory) instead of
                          the seed's untrained policy; the KL reference is then those weights
+${tinkerUsage}
   --json                 print the run summary as JSON`,
   options: {
     bench: { type: "string" },
@@ -82,6 +84,8 @@ Options:
     kl: { type: "string" },
     hidden: { type: "string" },
     init: { type: "string" },
+    policy: { type: "string" },
+    ...tinkerOptions,
     pool: { type: "string" },
     profiles: { type: "string" },
     router: { type: "string" },
@@ -109,8 +113,8 @@ Options:
       { option: "--harness", path: stringOption(args, "harness") },
       { option: "--init", path: stringOption(args, "init") },
     ]);
+    const baseModel = tinkerBaseModel(stringOption(args, "policy"));
     const benchmark = await openBenchmark(args);
-    const grammar = grammarOf(benchmark);
     const tasks = await loadTaskSet(
       benchmark,
       stringOption(args, "data"),
@@ -119,6 +123,10 @@ Options:
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const init = stringOption(args, "init");
+    if (baseModel !== undefined && (init !== undefined || args.values.hidden !== undefined))
+      throw new UsageError(
+        "--init and --hidden are the embedded policy's; a tinker: policy starts from its base model",
+      );
     if (init !== undefined && args.values.hidden !== undefined)
       throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
     const defaults = defaultTrainerConfig(method as TrainerConfig["method"], seed);
@@ -168,6 +176,7 @@ Options:
         config,
       })),
       router: routerSpec ?? "harness-s",
+      policy: stringOption(args, "policy") ?? "embedded",
     });
     return withOwnedRunDirectory(
       {
@@ -179,13 +188,25 @@ Options:
       },
       trainInOwnedDirectory,
     );
-    async function trainInOwnedDirectory(): Promise<number> {
+    async function embeddedStack() {
+      const grammar = grammarOf(benchmark);
       const policy =
         init === undefined
           ? await createEmbeddedPolicy({ grammar, seed, hiddenSizes: [hidden] })
           : await loadEmbeddedPolicy(benchmark, init);
       const grpoLearner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
       const learner = guardFiniteLearner(grpoLearner, policy, await readCheckpointStep(runDirectory));
+      const release = async () => {
+        grpoLearner.dispose();
+        policy.dispose();
+      };
+      return { policy, learner, release };
+    }
+    async function trainInOwnedDirectory(): Promise<number> {
+      const { policy, learner, release } =
+        baseModel === undefined
+          ? await embeddedStack()
+          : await openTinkerStack(args, baseModel, `train-${method}-${seed}`);
       io.stderr(
         `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
@@ -209,8 +230,7 @@ Options:
       if (profiles !== null && profiles.history.length > 0) {
         await writeProfileSet(join(runDirectory, "profiles.json"), profiles);
       }
-      grpoLearner.dispose();
-      policy.dispose();
+      await release();
       if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);
       else
         io.stdout(
