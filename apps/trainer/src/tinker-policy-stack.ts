@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { LearnerV1, PolicyV1 } from "@hs/harness";
 import { ChatRenderer, TinkerClient, TinkerGrpoLearner, TinkerSamplerPolicy } from "@hs/tinker";
 import { type CommandArguments, integerOption, stringOption, UsageError } from "./command.js";
@@ -64,4 +66,22 @@ export async function openTinkerStack(
     runName,
   });
   return { policy, learner, release: () => client.close() };
+}
+
+/** `hs eval`'s Tinker options: those of training and the run whose weights are evaluated. */
+export const tinkerEvalOptions = { ...tinkerOptions, "tinker-run": { type: "string" } } as const;
+
+/** Their usage lines. */
+export const tinkerEvalUsage = `${tinkerUsage}
+  --tinker-run DIR       with tinker:, evaluate the weights an hs train run (or one of its checkpoints) saved`;
+
+/** The sampler of a Tinker model for evaluation: the base model, or the weights of a training run. */
+export async function openTinkerEvaluation(args: CommandArguments, baseModel: string): Promise<TinkerStack> {
+  const stack = await openTinkerStack(args, baseModel, "eval");
+  const run = stringOption(args, "tinker-run");
+  if (run !== undefined) {
+    const final = join(run, "final");
+    await stack.learner.load(existsSync(join(final, "tinker-checkpoint.json")) ? final : run);
+  }
+  return stack;
 }

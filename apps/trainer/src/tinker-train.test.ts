@@ -46,6 +46,23 @@ describe("hs train --policy tinker:MODEL", () => {
     const steps = readFileSync(join(out, "trajectories.jsonl"), "utf8").trim().split("\n");
     expect(steps).toHaveLength(32);
     expect(existsSync(join(out, "final", "policy.json"))).toBe(false);
+    const evaluated = await run([
+      ...[
+        "eval",
+        "--bench",
+        bench,
+        "--split",
+        "heldout",
+        "--policy",
+        `tinker:${baseModel}`,
+        "--tinker-run",
+        out,
+      ],
+      ...tinker,
+      "--json",
+    ]);
+    expect(evaluated.code).toBe(0);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ policy: expect.stringContaining("tinker") });
   }, 120_000);
 
   it("asks for what a tinker policy needs and refuses the embedded policy's options", async () => {

@@ -17,6 +17,17 @@ import { type Command, integerOption, stringOption, UsageError } from "../comman
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputFile } from "../run-directory.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
+import {
+  openTinkerEvaluation,
+  tinkerBaseModel,
+  tinkerEvalOptions,
+  tinkerEvalUsage,
+} from "../tinker-policy-stack.js";
+
+async function embeddedEvaluation(benchmark: BenchmarkV1, spec: string, seed: number) {
+  const policy = await resolvePolicy(benchmark, spec, seed);
+  return { policy, release: async () => policy.dispose() };
+}
 
 /** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
 export async function resolvePolicy(
@@ -85,7 +96,8 @@ Options:
   --data FILE       a task file of the benchmark's format (default: the held-out split)
   --split NAME      bundled split (default: the benchmark's first held-out split)
   --harness NAME    base, a preset name, or a harness JSON file (default: base)
-  --policy SPEC     embedded (untrained weights of --seed) or embedded:DIR (checkpoint or run directory)
+  --policy SPEC     embedded (untrained weights of --seed), embedded:DIR (checkpoint or run directory),
+                    or tinker:BASE_MODEL (through the Tinker API; options below)
   --seed S          policy seed and episode seed (default 0)
   --mode MODE       greedy (default) or sample
   --rank1 POOL      Rank-1 inference: each task runs under the one harness the router ranks first for
@@ -96,13 +108,15 @@ Options:
   --allow-profile-mismatch  ignore (with a warning) such profiles instead
   --router SPEC     the Rank-1 router: ${routerOptionUsage}
   --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
-  --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON`,
+  --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON
+${tinkerEvalUsage}`,
   options: {
     bench: { type: "string" },
     data: { type: "string" },
     split: { type: "string" },
     harness: { type: "string" },
     policy: { type: "string" },
+    ...tinkerEvalOptions,
     seed: { type: "string" },
     mode: { type: "string" },
     rank1: { type: "string" },
@@ -132,7 +146,12 @@ Options:
       io.stderr(`${message}\n`),
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
-    const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
+    const spec = stringOption(args, "policy") ?? "embedded";
+    const baseModel = spec.startsWith("tinker:") ? tinkerBaseModel(spec) : undefined;
+    const { policy, release } =
+      baseModel === undefined
+        ? await embeddedEvaluation(benchmark, spec, seed)
+        : await openTinkerEvaluation(args, baseModel);
     const rankOneFile = stringOption(args, "rank1");
     const profilesFile = stringOption(args, "profiles");
     const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));
@@ -188,7 +207,7 @@ Options:
       ...(pool === null ? {} : { rank1_choices: chosen }),
       wall_ms: Date.now() - started,
     };
-    policy.dispose();
+    await release();
     if (args.values.json === true) {
       io.stdout(`${JSON.stringify(output)}\n`);
     } else {
