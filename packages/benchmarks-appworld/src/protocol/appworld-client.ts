@@ -74,15 +74,7 @@ export class AppWorldClient {
 
   /** POST /initialize: loads the task's world. Fails when the server answers for another task. */
   async initialize(taskId: string, options: InitializeOptions = {}, signal?: AbortSignal): Promise<TaskInfo> {
-    const info = await this.call({
-      method: "POST",
-      path: "/initialize",
-      body: { ...options, task_id: taskId },
-      output: taskInfoSchema,
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
-      signal,
-    });
+    const info = await this.post("/initialize", { ...options, task_id: taskId }, taskInfoSchema, signal);
     if (info.task_id !== taskId) {
       throw new EnvironmentError(
         `AppWorld server ${this.baseUrl} initialized task "${info.task_id}" when asked for "${taskId}"`,
@@ -107,58 +99,41 @@ export class AppWorldClient {
 
   /** POST /evaluate: the test results of the task's world. */
   async evaluate(options: { suppressErrors?: boolean } = {}, signal?: AbortSignal): Promise<Evaluation> {
-    return await this.call({
-      method: "POST",
-      path: "/evaluate",
-      body: {
+    return await this.post(
+      "/evaluate",
+      {
         task_id: this.requireTask("evaluate"),
         suppress_errors: options.suppressErrors ?? true,
         report: false,
       },
-      output: evaluationSchema,
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
+      evaluationSchema,
       signal,
-    });
+    );
   }
 
   /** POST /evaluate with `report: true`: the server's printed report text. */
   async evaluationReport(signal?: AbortSignal): Promise<string> {
-    return await this.call({
-      method: "POST",
-      path: "/evaluate",
-      body: { task_id: this.requireTask("evaluate"), suppress_errors: true, report: true },
-      output: z.string(),
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
+    return await this.post(
+      "/evaluate",
+      { task_id: this.requireTask("evaluate"), suppress_errors: true, report: true },
+      z.string(),
       signal,
-    });
+    );
   }
 
   /** POST /task_completed: whether the agent called `apis.supervisor.complete_task`. */
   async taskCompleted(signal?: AbortSignal): Promise<boolean> {
-    return await this.call({
-      method: "POST",
-      path: "/task_completed",
-      body: { task_id: this.requireTask("task_completed") },
-      output: z.boolean(),
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
+    return await this.post(
+      "/task_completed",
+      { task_id: this.requireTask("task_completed") },
+      z.boolean(),
       signal,
-    });
+    );
   }
 
   /** POST /save_logs: asks the server to write the episode's logs; returns what it answers. */
   async saveLogs(signal?: AbortSignal): Promise<unknown> {
-    return await this.call({
-      method: "POST",
-      path: "/save_logs",
-      body: { task_id: this.requireTask("save_logs") },
-      output: z.unknown(),
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
-      signal,
-    });
+    return await this.post("/save_logs", { task_id: this.requireTask("save_logs") }, z.unknown(), signal);
   }
 
   /** POST /close: releases the world. Calling it again, or before initialize, does nothing. */
@@ -166,15 +141,7 @@ export class AppWorldClient {
     const taskId = this.activeTaskId;
     if (taskId === undefined) return;
     this.activeTaskId = undefined;
-    await this.call({
-      method: "POST",
-      path: "/close",
-      body: { task_id: taskId },
-      output: z.unknown(),
-      safeToRetry: true,
-      timeoutMs: this.requestTimeoutMs,
-      signal,
-    });
+    await this.post("/close", { task_id: taskId }, z.unknown(), signal);
   }
 
   /** GET /tasks/{id}: a task's public description. */
@@ -212,6 +179,24 @@ export class AppWorldClient {
       throw new EnvironmentError(`AppWorld /${endpoint} before /initialize on ${this.baseUrl}`);
     }
     return this.activeTaskId;
+  }
+
+  /** A POST that may be retried, under the request time limit. */
+  private async post<Schema extends z.ZodType>(
+    path: string,
+    body: Record<string, unknown>,
+    output: Schema,
+    signal: AbortSignal | undefined,
+  ): Promise<z.infer<Schema>> {
+    return await this.call({
+      method: "POST",
+      path,
+      body,
+      output,
+      safeToRetry: true,
+      timeoutMs: this.requestTimeoutMs,
+      signal,
+    });
   }
 
   private async call<Schema extends z.ZodType>(spec: CallSpec<Schema>): Promise<z.infer<Schema>> {
