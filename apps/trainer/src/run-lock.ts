@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { HarnessSError } from "@hs/harness";
@@ -65,15 +65,22 @@ async function readLock(file: string): Promise<RunLock | null> {
   }
 }
 
+/**
+ * Creates the lock file whole or not at all: the record is written to a file of this process, then
+ * hard-linked to the lock's name (atomic, and refused when the name exists), so another writer never
+ * reads a lock that is still being written.
+ */
 async function createLockFile(file: string, lock: RunLock): Promise<boolean> {
+  const draft = `${file}.${process.pid}.tmp`;
+  await writeFile(draft, `${JSON.stringify(lock)}\n`);
   try {
-    const handle = await open(file, "wx");
-    await handle.writeFile(`${JSON.stringify(lock)}\n`);
-    await handle.close();
+    await link(draft, file);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
+  } finally {
+    await rm(draft, { force: true });
   }
 }
 
