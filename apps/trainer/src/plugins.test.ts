@@ -101,6 +101,25 @@ describe("benchmark and router packages from outside the repository", () => {
     expect(decision.selected).toEqual([[...siblings.map((sibling) => sibling.id)].sort().reverse()[0]]);
   }, 120_000);
 
+  it("runs the main job (hs quickstart) on it, evaluating every held-out split", async () => {
+    const out = join(root, "quickstart");
+    const result = await run([
+      ...["quickstart", "--bench", bench, "--max-digit", "9", "--seeds", "2", "--methods", "grpo,harness-s"],
+      ...["--budget", "32", "--workers", "2", "--out", out, "--json"],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const results = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(results).toMatchObject({ heldout_splits: ["test"], seeds: [1, 2] });
+    const heldout = results.heldout as Record<string, number[]>;
+    expect(Object.keys(heldout).sort()).toEqual(["grpo", "harness-s"]);
+    expect(results.heldout_by_split).toEqual({ test: heldout });
+    expect((results.untrained_by_split as Record<string, number[]>).test).toHaveLength(2);
+    expect((results.rank1 as { rank1: number[] }).rank1).toHaveLength(2);
+    for (const value of Object.values(heldout).flat()) expect(value).toBeGreaterThanOrEqual(0);
+    expect(existsSync(join(out, "untrained", "seed-2", "eval-test.json"))).toBe(true);
+    expect(existsSync(join(out, "report", "index.html"))).toBe(true);
+  }, 180_000);
+
   it("lists the plugin's own options in --help and passes their values", async () => {
     const help = await run(["eval", "--bench", bench, "--help"]);
     expect(help.stdout).toContain("Options of benchmark spelling");

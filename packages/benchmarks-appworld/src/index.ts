@@ -40,7 +40,6 @@ export { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-
 export * from "./protocol/schemas.js";
 export { type ServerLease, ServerPool } from "./protocol/server-pool.js";
 export { offlineGoldReplay } from "./replay/gold-replay.js";
-export { type TrimOlderOutputsOptions, trimOlderOutputs } from "./trim-older-outputs.js";
 export { allApiDocs, appDescriptions } from "./world/apps/registry.js";
 export { OfflineAppWorldServer, type OfflineServerOptions } from "./world/offline-server.js";
 export { OfflineWorld } from "./world/offline-world.js";

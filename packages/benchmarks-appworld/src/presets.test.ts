@@ -1,4 +1,4 @@
-import { type ChatMessage, parseHarnessConfig } from "@hs/harness";
+import { parseHarnessConfig } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import {
   appworldPresets,
@@ -7,7 +7,6 @@ import {
   reactPreset,
   verlAgentPreset,
 } from "./presets.js";
-import { trimOlderOutputs } from "./trim-older-outputs.js";
 
 function firstRule(preset: typeof reactPreset) {
   if (preset.actionFormat.kind !== "text") throw new Error("expected a text protocol");
@@ -51,27 +50,12 @@ describe("AppWorld presets", () => {
   });
 });
 
-describe("trimOlderOutputs (AppWorld's ReAct history rule)", () => {
-  const history: ChatMessage[] = [{ role: "user", content: "instructions and Task: x" }];
-  for (let index = 0; index < 8; index += 1) {
-    history.push({ role: "assistant", content: `code ${index}` });
-    history.push({ role: "user", content: `Output ${index} ${"z".repeat(100)}` });
-  }
-
-  it("replaces the oldest outputs with the marker until short enough, keeping code, the task and the last 5", () => {
-    const trimmed = trimOlderOutputs(history, 1, { maxChars: 500, keepLast: 5 });
-    expect(trimmed[0]).toEqual(history[0]);
-    expect(trimmed.filter((message) => message.role === "assistant")).toEqual(
-      history.filter((message) => message.role === "assistant"),
-    );
-    expect(trimmed.slice(-5)).toEqual(history.slice(-5));
-    expect(trimmed[2]?.content).toBe(notShownMarker);
-    expect(trimmed.slice(1).reduce((sum, message) => sum + message.content.length, 0)).toBeLessThanOrEqual(
-      500,
-    );
-  });
-
-  it("leaves a short history alone", () => {
-    expect(trimOlderOutputs(history, 1, { maxChars: 100_000 })).toEqual(history);
+describe("AppWorld's ReAct history rule", () => {
+  it("is the context section's trimOlderOutputs: 50,000 characters, the last 5 messages kept", () => {
+    expect(reactPreset.context.trimOlderOutputs).toEqual({
+      maxChars: 50_000,
+      keepLastMessages: 5,
+      marker: notShownMarker,
+    });
   });
 });

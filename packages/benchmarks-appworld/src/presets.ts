@@ -84,13 +84,17 @@ export const taskTemplate =
 
 const noVerification: HarnessConfig["verification"] = { enabled: false, prompt: "", maxChecks: 0 };
 
+/** AppWorld's `max_output_length` for the shown history (base_react.py). */
+export const reactHistoryChars = 50_000;
+/** Messages at the end of the history AppWorld never trims (base_react.py). */
+export const reactKeptMessages = 5;
+
 /**
  * AppWorld's ReAct code agent as a base harness: the first ```python block of a reply is executed
  * (base_react.py `extract_code_and_fix_content` with `ignore_multiple_calls`), 50 steps. Outputs past
  * 20,000 characters are cut with "[REST NOT SHOWN FOR BREVITY]" (adaptation_react.py). AppWorld also
  * replaces older outputs with "[NOT SHOWN FOR BREVITY]", keeping the last 5, once the history passes its
- * length limit (base_react.py `trimmed_messages`); the harness context section has no such rule, so
- * that rule is `trimOlderOutputs` in this package, and this preset keeps every turn.
+ * length limit (base_react.py `trimmed_messages`), the context section's `trimOlderOutputs`.
  */
 export const reactPreset: HarnessConfig = parseHarnessConfig({
   schemaVersion: 1,
@@ -111,6 +115,11 @@ export const reactPreset: HarnessConfig = parseHarnessConfig({
     truncateObservationChars: 20_000,
     truncationMarker: restNotShownMarker,
     pinTask: true,
+    trimOlderOutputs: {
+      maxChars: reactHistoryChars,
+      keepLastMessages: reactKeptMessages,
+      marker: notShownMarker,
+    },
   },
   errorRecovery: {
     toolErrorTemplate: "{error}",

@@ -15,6 +15,7 @@ describe("quickstartPlan", () => {
     workers: 2,
     evolveTasks: 40,
     reanchorEvery: 4,
+    heldoutSplits: ["heldout", "heldout-repos"],
   };
 
   it("trains every method and seed at the same rollout budget, rescue methods with the pool", () => {
@@ -32,12 +33,29 @@ describe("quickstartPlan", () => {
       expect(job.args.includes("--pool")).toBe(job.name.startsWith("train harness-s"));
     }
     expect(plan.evaluate.every((job) => job.args.includes("base"))).toBe(true);
-    for (const job of [plan.evolve, plan.profile, ...plan.train, ...plan.evaluate])
+    for (const job of [plan.evolve, plan.profile, ...plan.train, ...plan.evaluate, ...plan.untrained])
       expect(job.args.slice(1, 5)).toEqual(["--bench", "./my-bench.js", "--max-digit", "5"]);
-    expect(plan.rankOne.map((job) => job.args[job.args.indexOf("--rank1") + 1])).toEqual([
-      "/x/pool.json",
-      "/x/pool.json",
+    expect(plan.rankOne.map((job) => job.args[job.args.indexOf("--rank1") + 1])).toEqual(
+      Array(4).fill("/x/pool.json"),
+    );
+  });
+
+  it("evaluates every trained and untrained policy on every held-out split, each into its own file", () => {
+    const plan = quickstartPlan(settings);
+    expect(plan.evaluate).toHaveLength(3 * 2 * 2);
+    const splitOf = (job: { args: string[] }) => job.args[job.args.indexOf("--split") + 1];
+    expect(plan.untrained.map((job) => [job.args[job.args.indexOf("--seed") + 1], splitOf(job)])).toEqual([
+      ["1", "heldout"],
+      ["1", "heldout-repos"],
+      ["2", "heldout"],
+      ["2", "heldout-repos"],
     ]);
+    expect(plan.untrained.every((job) => job.args[job.args.indexOf("--policy") + 1] === "embedded")).toBe(
+      true,
+    );
+    const outputs = [...plan.evaluate, ...plan.untrained, ...plan.rankOne].map((job) => job.output);
+    expect(new Set(outputs).size).toBe(outputs.length);
+    expect(plan.rankOne[1]?.output).toBe("/x/runs/harness-s/seed-1/eval-rank1-heldout-repos.json");
     expect(quickstartPlan({ ...settings, methods: ["grpo"] }).rankOne).toEqual([]);
   });
 });

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
-import { readJsonl } from "@hs/harness";
-import { stepMetricsSchema, writeReport } from "@hs/report";
+import { dirname, join, resolve } from "node:path";
+import { writeReport } from "@hs/report";
 import { rescueMethods, samplingMethods } from "@hs/rescue-grpo";
+import { heldoutSplitOf, openBenchmark } from "../benchmark-selection.js";
 import { type Command, type CommandArguments, integerOption, stringOption, UsageError } from "../command.js";
 import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
+import { collectResults } from "./quickstart-results.js";
 
 /** Settings of the main job; each maps to a flag. */
 export interface QuickstartSettings {
@@ -27,6 +28,22 @@ export interface QuickstartSettings {
   evolveTasks: number;
   /** Harness-S re-anchors its profiles every N steps (0: never). */
   reanchorEvery: number;
+  /** Held-out splits every policy is evaluated on, under the base harness. */
+  heldoutSplits: string[];
+}
+
+/** One evaluation of the main job: a trained policy, the untrained one, or Rank-1 inference. */
+export interface EvalJob extends CliJob {
+  /** Where its JSON result is kept (an existing file is not run again). */
+  output: string;
+  /** `trained`: a method's policy under the base harness; `untrained`: the seed's initial weights. */
+  kind: "trained" | "untrained" | "rank-1";
+  /** The method trained (`untrained` for the initial weights). */
+  method: string;
+  /** Seed. */
+  seed: number;
+  /** Held-out split. */
+  split: string;
 }
 
 /** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
@@ -90,47 +107,47 @@ export function quickstartPlan(settings: QuickstartSettings) {
       log: log(`train-${method}-${seed}`),
     })),
   );
-  const evalArgs = (method: string, seed: number, ...extra: string[]) => [
-    "eval",
-    ...settings.benchmarkArgs,
-    "--harness",
-    "base",
-    "--policy",
-    `embedded:${run(method, seed)}`,
-    ...extra,
-    "--json",
-  ];
-  const evaluate = settings.methods.flatMap((method) =>
-    settings.seeds.map((seed) => ({
-      name: `eval ${method} seed ${seed}`,
-      args: evalArgs(method, seed),
-      log: log(`eval-${method}-${seed}`),
-    })),
-  );
-  const rankOne = settings.methods.includes("harness-s")
-    ? settings.seeds.map((seed) => ({
-        name: `rank-1 harness-s seed ${seed}`,
-        args: evalArgs("harness-s", seed, "--rank1", pool, "--profiles", profiles),
-        log: log(`rank1-${seed}`),
-      }))
-    : [];
-  return { pool, profiles, run, evolve, profile, train, evaluate, rankOne };
+  const evaluation = (kind: EvalJob["kind"], method: string, seed: number, split: string): EvalJob => {
+    const policy =
+      kind === "untrained" ? ["embedded", "--seed", String(seed)] : [`embedded:${run(method, seed)}`];
+    const directory = kind === "untrained" ? join(out, "untrained", `seed-${seed}`) : run(method, seed);
+    const label = kind === "rank-1" ? `rank-1 ${method}` : kind === "untrained" ? "untrained" : method;
+    return {
+      name: `eval ${label} seed ${seed} on ${split}`,
+      args: [
+        "eval",
+        ...settings.benchmarkArgs,
+        "--split",
+        split,
+        "--harness",
+        "base",
+        "--policy",
+        ...policy,
+        ...(kind === "rank-1" ? ["--rank1", pool, "--profiles", profiles] : []),
+        "--json",
+      ],
+      log: log(`eval-${kind === "trained" ? method : kind}-${seed}-${split}`),
+      output: join(directory, `eval${kind === "rank-1" ? "-rank1" : ""}-${split}.json`),
+      kind,
+      method,
+      seed,
+      split,
+    };
+  };
+  const everySplit = (kind: EvalJob["kind"], methods: readonly string[]) =>
+    methods.flatMap((method) =>
+      settings.seeds.flatMap((seed) =>
+        settings.heldoutSplits.map((split) => evaluation(kind, method, seed, split)),
+      ),
+    );
+  const evaluate = everySplit("trained", settings.methods);
+  const untrained = everySplit("untrained", ["untrained"]);
+  const rankOne = settings.methods.includes("harness-s") ? everySplit("rank-1", ["harness-s"]) : [];
+  return { pool, profiles, run, evolve, profile, train, evaluate, untrained, rankOne };
 }
 
 const mean = (values: readonly number[]) =>
   values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-
-/** Share of groups with signal over the first quarter of a run's rollout budget. */
-async function signalShareFirstQuarter(runDirectory: string, budget: number): Promise<number> {
-  const { records } = await readJsonl(join(runDirectory, "metrics.jsonl"), stepMetricsSchema);
-  const early = records.filter((row) => row.rolloutsTotal <= budget / 4);
-  return mean((early.length > 0 ? early : records.slice(0, 1)).map((row) => row.signalShare));
-}
-
-async function cachedJson(file: string, produce: () => Promise<string>): Promise<Record<string, unknown>> {
-  if (!existsSync(file)) await writeFile(file, await produce());
-  return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-}
 
 /** Seconds between two progress lines of one stage that quickstart passes through. */
 export const progressEverySeconds = 10;
@@ -143,6 +160,18 @@ export function benchmarkArguments(args: CommandArguments): string[] {
     value === undefined || value === false ? [] : value === true ? [`--${name}`] : [`--${name}`, value],
   );
   return ["--bench", selection.specifier, ...own];
+}
+
+/** `--splits`, or every held-out split the benchmark declares (its first held-out split otherwise). */
+async function heldoutSplitsOf(args: CommandArguments): Promise<string[]> {
+  const listed = stringOption(args, "splits");
+  if (listed !== undefined) return listed.split(",").map((split) => split.trim());
+  const benchmark = await openBenchmark(args, "dbbench");
+  try {
+    return [...(benchmark.heldoutSplits ?? [heldoutSplitOf(benchmark)])];
+  } finally {
+    await benchmark.close?.();
+  }
 }
 
 /** Passes a stage's progress lines on, the first at once and then at most one per interval. */
@@ -200,7 +229,8 @@ The main job with the embedded policy, on a CPU, on a benchmark (default dbbench
      (a DIR/pool.json that exists is kept: bring your own pool by putting it there)
   2. profile the pool with the untrained policy                        -> DIR/profiles.json
   3. train each method for each seed at the same rollout budget        -> DIR/runs/METHOD/seed-S/
-  4. evaluate every trained policy on held-out tasks under the base harness, and Rank-1 inference
+  4. evaluate the untrained and every trained policy on each held-out split under the base harness,
+     and Rank-1 inference
   5. write DIR/results.json and the report DIR/report/index.html
 Every stage is an "hs" command run as a child process (logs in DIR/logs/); running the same command
 again resumes: finished stages are kept and interrupted training runs continue from their checkpoint.
@@ -216,6 +246,7 @@ Options:
   --workers N       child processes at once (default: the number of CPUs)
   --evolve-tasks N  training tasks used by evolve and profile (default 0: all of the training split)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
+  --splits LIST     held-out splits evaluated (default: every held-out split of the benchmark)
   --json            print results.json on stdout`,
   options: {
     bench: { type: "string" },
@@ -226,6 +257,7 @@ Options:
     workers: { type: "string" },
     "evolve-tasks": { type: "string" },
     "reanchor-every": { type: "string" },
+    splits: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -243,6 +275,7 @@ Options:
       workers: integerOption(args, "workers", availableParallelism()),
       evolveTasks: integerOption(args, "evolve-tasks", 0),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
+      heldoutSplits: await heldoutSplitsOf(args),
     };
     const unknown = settings.methods.filter(
       (method) => !(samplingMethods as readonly string[]).includes(method),
@@ -282,70 +315,23 @@ Options:
       { onProgress: (job, line) => progress.get(job.name)?.(line) },
     );
 
-    const evaluations = [...plan.evaluate, ...plan.rankOne];
-    const pending = evaluations.filter((job) => !existsSync(evalFile(job)));
+    const evaluations = [...plan.untrained, ...plan.evaluate, ...plan.rankOne];
+    const pending = evaluations.filter((job) => !existsSync(job.output));
     say(
-      `evaluating ${evaluations.length} policies on held-out tasks (${evaluations.length - pending.length} kept)`,
+      `evaluating ${evaluations.length} policies and splits on held-out tasks (${evaluations.length - pending.length} kept)`,
     );
     await runCliJobs(pending, settings.workers, async (result, finished) => {
-      await writeFile(evalFile(result.job), result.stdout);
+      await mkdir(dirname((result.job as EvalJob).output), { recursive: true });
+      await writeFile((result.job as EvalJob).output, result.stdout);
       say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
     });
-    const read = async (job: CliJob) => cachedJson(evalFile(job), async () => (await runCliJob(job)).stdout);
-
-    const heldout: Record<string, number[]> = {};
-    const overall: Record<string, number[]> = {};
-    const signal: Record<string, number[]> = {};
-    const rollouts: Record<string, number[]> = {};
-    const checkpoints: Record<string, string[]> = {};
-    for (const method of settings.methods) {
-      const perSeed = await Promise.all(
-        settings.seeds.map(async (seed) => {
-          const job = plan.evaluate.find((entry) => entry.name === `eval ${method} seed ${seed}`) as CliJob;
-          const result = await read(job);
-          const { records } = await readJsonl(
-            join(plan.run(method, seed), "metrics.jsonl"),
-            stepMetricsSchema,
-          );
-          return {
-            success: Number(result.success),
-            overall: Number(result.overall_cat_accuracy),
-            signal: await signalShareFirstQuarter(plan.run(method, seed), settings.budget),
-            rollouts: records.at(-1)?.rolloutsTotal ?? 0,
-            checkpoint: join(plan.run(method, seed), "final"),
-          };
-        }),
-      );
-      heldout[method] = perSeed.map((entry) => entry.success);
-      overall[method] = perSeed.map((entry) => entry.overall);
-      signal[method] = perSeed.map((entry) => entry.signal);
-      rollouts[method] = perSeed.map((entry) => entry.rollouts);
-      checkpoints[method] = perSeed.map((entry) => entry.checkpoint);
-    }
-    const rank1 =
-      plan.rankOne.length === 0
-        ? undefined
-        : {
-            base: heldout["harness-s"] ?? [],
-            rank1: await Promise.all(plan.rankOne.map(async (job) => Number((await read(job)).success))),
-          };
-    const results = {
-      wall_seconds: (Date.now() - started) / 1000,
-      seeds: settings.seeds,
-      heldout,
-      heldout_overall_cat_accuracy: overall,
-      ...(rank1 === undefined ? {} : { rank1 }),
-      signal_share_first_quarter: signal,
-      rollouts,
-      checkpoints,
-      settings,
-    };
+    const results = await collectResults(plan, settings, (Date.now() - started) / 1000);
     await writeFile(join(settings.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     const report = await writeReport({ experiments: [settings.out], out: join(settings.out, "report") });
     say(`report: ${join(settings.out, "report", "index.html")} (${report.charts.length} charts)`);
     for (const method of settings.methods) {
       say(
-        `${method.padEnd(10)} held-out success per seed ${(heldout[method] ?? []).map((value) => value.toFixed(3)).join(", ")}; mean ${mean(heldout[method] ?? []).toFixed(3)}`,
+        `${method.padEnd(10)} held-out success per seed ${(results.heldout[method] ?? []).map((value) => value.toFixed(3)).join(", ")}; mean ${mean(results.heldout[method] ?? []).toFixed(3)}`,
       );
     }
     if (args.values.json === true) io.stdout(`${JSON.stringify(results)}\n`);
@@ -353,8 +339,3 @@ Options:
     return 0;
   },
 };
-
-function evalFile(job: CliJob): string {
-  const policy = job.args[job.args.indexOf("--policy") + 1]?.replace(/^embedded:/, "") ?? "";
-  return join(policy, job.args.includes("--rank1") ? "eval-rank1.json" : "eval.json");
-}

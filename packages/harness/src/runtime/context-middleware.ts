@@ -33,5 +33,31 @@ export function selectContext(
   const kept = turns.slice(droppedTurns);
   const head =
     droppedTurns > 0 && !context.pinTask ? initial.filter((message) => message.role === "system") : initial;
-  return { messages: [...head, ...kept.flatMap((turn) => [turn.reply, ...turn.feedback])], droppedTurns };
+  const history = kept.flatMap((turn) => [turn.reply, ...turn.feedback]);
+  return {
+    messages: [...head, ...trimOlderOutputs(history, context.trimOlderOutputs ?? null)],
+    droppedTurns,
+  };
+}
+
+/**
+ * While the history holds more than `maxChars`, the oldest observation not among the last
+ * `keepLastMessages` messages is replaced by the marker; the policy's own replies stay (AppWorld's
+ * `trimmed_messages`, ace-agent/ace-appworld experiments/code/ace/base_react.py).
+ */
+export function trimOlderOutputs(
+  history: readonly ChatMessage[],
+  rule: NonNullable<HarnessConfig["context"]["trimOlderOutputs"]> | null,
+): ChatMessage[] {
+  if (rule === null) return [...history];
+  const result = [...history];
+  let length = result.reduce((sum, message) => sum + message.content.length, 0);
+  const lastTrimmable = result.length - rule.keepLastMessages;
+  for (let index = 0; index < lastTrimmable && length > rule.maxChars; index += 1) {
+    const message = result[index];
+    if (message === undefined || message.role === "assistant" || message.content === rule.marker) continue;
+    length -= message.content.length - rule.marker.length;
+    result[index] = { ...message, content: rule.marker };
+  }
+  return result;
 }

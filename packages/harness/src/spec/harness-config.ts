@@ -77,6 +77,22 @@ export const contextSectionSchema = strictSection({
   truncationMarker: z.string(),
   /** Keep the system, example and task messages even when older turns are dropped. */
   pinTask: z.boolean(),
+  /**
+   * Replace older observations by a marker once the shown history grows long (AppWorld's ReAct
+   * history rule). Absent or null: observations are never replaced.
+   */
+  trimOlderOutputs: z
+    .object({
+      /** Characters the messages after the initial ones may hold before trimming starts. */
+      maxChars: z.number().int().positive(),
+      /** Messages at the end that are never replaced. */
+      keepLastMessages: z.number().int().nonnegative(),
+      /** Text that replaces a trimmed observation, e.g. "[NOT SHOWN FOR BREVITY]". */
+      marker: z.string(),
+    })
+    .strict()
+    .nullable()
+    .optional(),
 });
 
 /** What follows a tool error or an unparsable action. Fix direction `error-recovery`. */
