@@ -40,6 +40,17 @@ describe("quickstartPlan", () => {
     );
   });
 
+  it("passes stage options to the stages that take them", () => {
+    const plan = quickstartPlan({
+      ...settings,
+      stageFlags: { evolve: ["--rollouts", "2"], profile: ["--rollouts", "2"], train: ["--group-size", "4"] },
+    });
+    expect(plan.evolve.args.join(" ")).toContain("--rollouts 2");
+    expect(plan.profile.args.join(" ")).toContain("--rollouts 2");
+    expect(plan.train.every((job) => job.args.join(" ").includes("--group-size 4"))).toBe(true);
+    expect(plan.evolve.args.join(" ")).not.toContain("--group-size");
+  });
+
   it("evaluates every trained and untrained policy on every held-out split, each into its own file", () => {
     const plan = quickstartPlan(settings);
     expect(plan.evaluate).toHaveLength(3 * 2 * 2);

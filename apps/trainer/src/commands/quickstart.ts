@@ -30,6 +30,28 @@ export interface QuickstartSettings {
   reanchorEvery: number;
   /** Held-out splits every policy is evaluated on, under the base harness. */
   heldoutSplits: string[];
+  /** Flags passed on to stages as given (`--rollouts` to evolve and profile, `--group-size` to train...). */
+  stageFlags?: Partial<Record<"evolve" | "profile" | "train", string[]>>;
+}
+
+/** Quickstart options passed on unchanged to the stages that take them. */
+const stageOptions = {
+  rollouts: ["evolve", "profile"],
+  generations: ["evolve"],
+  candidates: ["evolve"],
+  "group-size": ["train"],
+  "prompts-per-step": ["train"],
+} as const;
+
+/** The stage flags of the stage options given on the command line. */
+export function stageFlagsOf(args: CommandArguments): NonNullable<QuickstartSettings["stageFlags"]> {
+  const flags: NonNullable<QuickstartSettings["stageFlags"]> = {};
+  for (const [option, stages] of Object.entries(stageOptions)) {
+    if (stringOption(args, option) === undefined) continue;
+    const value = String(integerOption(args, option, 0));
+    for (const stage of stages) flags[stage] = [...(flags[stage] ?? []), `--${option}`, value];
+  }
+  return flags;
 }
 
 /** One evaluation of the main job: a trained policy, the untrained one, or Rank-1 inference. */
@@ -64,6 +86,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
       String(settings.evolveTasks),
       "--seed",
       "0",
+      ...(settings.stageFlags?.evolve ?? []),
       "--out",
       pool,
     ],
@@ -80,6 +103,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "embedded",
       "--tasks",
       String(settings.evolveTasks),
+      ...(settings.stageFlags?.profile ?? []),
       "--out",
       profiles,
     ],
@@ -103,6 +127,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
           ? ["--pool", pool, "--profiles", profiles]
           : []),
         ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
+        ...(settings.stageFlags?.train ?? []),
       ],
       log: log(`train-${method}-${seed}`),
     })),
@@ -247,6 +272,11 @@ Options:
   --evolve-tasks N  training tasks used by evolve and profile (default 0: all of the training split)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
   --splits LIST     held-out splits evaluated (default: every held-out split of the benchmark)
+  --rollouts N      rollouts per task in evolve and profile (default: theirs, 4)
+  --generations G   evolve's generations per direction (default: its own, 3)
+  --candidates C    evolve's children per parent and generation (default: its own, 3)
+  --group-size G    rollouts per prompt in training (default: hs train's, 8)
+  --prompts-per-step P  groups per update in training (default: hs train's, 8)
   --json            print results.json on stdout`,
   options: {
     bench: { type: "string" },
@@ -258,6 +288,7 @@ Options:
     "evolve-tasks": { type: "string" },
     "reanchor-every": { type: "string" },
     splits: { type: "string" },
+    ...Object.fromEntries(Object.keys(stageOptions).map((option) => [option, { type: "string" as const }])),
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -276,6 +307,7 @@ Options:
       evolveTasks: integerOption(args, "evolve-tasks", 0),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
       heldoutSplits: await heldoutSplitsOf(args),
+      stageFlags: stageFlagsOf(args),
     };
     const unknown = settings.methods.filter(
       (method) => !(samplingMethods as readonly string[]).includes(method),
