@@ -104,12 +104,20 @@ describe("benchmark and router packages from outside the repository", () => {
   it("runs the main job (hs quickstart) on it, evaluating every held-out split", async () => {
     const out = join(root, "quickstart");
     const result = await run([
-      ...["quickstart", "--bench", bench, "--max-digit", "9", "--seeds", "2", "--methods", "grpo,harness-s"],
-      ...["--budget", "32", "--workers", "2", "--out", out, "--json"],
+      ...["quickstart", "--bench", bench, "--max-digit", "9", "--methods", "grpo,harness-s"],
+      ...["--prompts-per-step", "2", "--workers", "2", "--out", out, "--json"],
     ]);
     expect(result.code, result.stderr).toBe(0);
     const results = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(results).toMatchObject({ heldout_splits: ["test"], seeds: [1, 2] });
+    expect(results.settings).toMatchObject({
+      budget: 32,
+      stageFlags: {
+        evolve: ["--rollouts", "2"],
+        profile: ["--rollouts", "2"],
+        train: ["--group-size", "4", "--prompts-per-step", "2"],
+      },
+    });
     const heldout = results.heldout as Record<string, number[]>;
     expect(Object.keys(heldout).sort()).toEqual(["grpo", "harness-s"]);
     expect(results.heldout_by_split).toEqual({ test: heldout });

@@ -32,6 +32,20 @@ const benchmarkPluginSchema = z.object({
   description: z.string(),
   options: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "a lower-case option name"), pluginOptionSchema),
   grammarModule: z.string().min(1).optional(),
+  mainJobDefaults: z
+    .object({
+      budget: z.number().int().positive(),
+      seeds: z.number().int().positive(),
+      evolveTasks: z.number().int().nonnegative(),
+      rollouts: z.number().int().positive(),
+      generations: z.number().int().positive(),
+      candidates: z.number().int().positive(),
+      groupSize: z.number().int().min(2),
+      promptsPerStep: z.number().int().positive(),
+    })
+    .partial()
+    .strict()
+    .optional(),
   createBenchmark: isFunction,
 });
 

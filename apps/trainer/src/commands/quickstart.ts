@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { MainJobDefaultsV1 } from "@hs/harness";
 import { writeReport } from "@hs/report";
 import { rescueMethods, samplingMethods } from "@hs/rescue-grpo";
 import { heldoutSplitOf, openBenchmark } from "../benchmark-selection.js";
@@ -34,22 +35,26 @@ export interface QuickstartSettings {
   stageFlags?: Partial<Record<"evolve" | "profile" | "train", string[]>>;
 }
 
-/** Quickstart options passed on unchanged to the stages that take them. */
+/** Quickstart options passed on unchanged to the stages that take them, with their main-job default. */
 const stageOptions = {
-  rollouts: ["evolve", "profile"],
-  generations: ["evolve"],
-  candidates: ["evolve"],
-  "group-size": ["train"],
-  "prompts-per-step": ["train"],
-} as const;
+  rollouts: { stages: ["evolve", "profile"], field: "rollouts" },
+  generations: { stages: ["evolve"], field: "generations" },
+  candidates: { stages: ["evolve"], field: "candidates" },
+  "group-size": { stages: ["train"], field: "groupSize" },
+  "prompts-per-step": { stages: ["train"], field: "promptsPerStep" },
+} as const satisfies Record<string, { stages: readonly string[]; field: keyof MainJobDefaultsV1 }>;
 
-/** The stage flags of the stage options given on the command line. */
-export function stageFlagsOf(args: CommandArguments): NonNullable<QuickstartSettings["stageFlags"]> {
+/** The stage flags of the stage options given on the command line, or else of the benchmark's defaults. */
+export function stageFlagsOf(
+  args: CommandArguments,
+  defaults: MainJobDefaultsV1 = {},
+): NonNullable<QuickstartSettings["stageFlags"]> {
   const flags: NonNullable<QuickstartSettings["stageFlags"]> = {};
-  for (const [option, stages] of Object.entries(stageOptions)) {
-    if (stringOption(args, option) === undefined) continue;
-    const value = String(integerOption(args, option, 0));
-    for (const stage of stages) flags[stage] = [...(flags[stage] ?? []), `--${option}`, value];
+  for (const [option, { stages, field }] of Object.entries(stageOptions)) {
+    const given = stringOption(args, option) === undefined ? undefined : integerOption(args, option, 0);
+    const value = given ?? defaults[field];
+    if (value === undefined) continue;
+    for (const stage of stages) flags[stage] = [...(flags[stage] ?? []), `--${option}`, String(value)];
   }
   return flags;
 }
@@ -277,7 +282,9 @@ Options:
   --candidates C    evolve's children per parent and generation (default: its own, 3)
   --group-size G    rollouts per prompt in training (default: hs train's, 8)
   --prompts-per-step P  groups per update in training (default: hs train's, 8)
-  --json            print results.json on stdout`,
+  --json            print results.json on stdout
+A benchmark plugin may set its own defaults for these (its mainJobDefaults: swegym and appworld run
+smaller jobs, their episodes run real test suites and Python); a value given here wins.`,
   options: {
     bench: { type: "string" },
     out: { type: "string" },
@@ -293,7 +300,8 @@ Options:
   },
   async run(args, io) {
     const started = Date.now();
-    const seedCount = integerOption(args, "seeds", 3);
+    const defaults = args.benchmark?.plugin.mainJobDefaults ?? {};
+    const seedCount = integerOption(args, "seeds", defaults.seeds ?? 3);
     if (seedCount < 1) throw new UsageError("--seeds must be at least 1");
     const settings: QuickstartSettings = {
       benchmarkArgs: benchmarkArguments(args),
@@ -302,12 +310,12 @@ Options:
       methods: (stringOption(args, "methods") ?? "grpo,dapo,harness-s")
         .split(",")
         .map((method) => method.trim()),
-      budget: integerOption(args, "budget", 1024),
+      budget: integerOption(args, "budget", defaults.budget ?? 1024),
       workers: integerOption(args, "workers", availableParallelism()),
-      evolveTasks: integerOption(args, "evolve-tasks", 0),
+      evolveTasks: integerOption(args, "evolve-tasks", defaults.evolveTasks ?? 0),
       reanchorEvery: integerOption(args, "reanchor-every", 4),
       heldoutSplits: await heldoutSplitsOf(args),
-      stageFlags: stageFlagsOf(args),
+      stageFlags: stageFlagsOf(args, defaults),
     };
     const unknown = settings.methods.filter(
       (method) => !(samplingMethods as readonly string[]).includes(method),

@@ -14,6 +14,30 @@ export interface PluginOptionV1 {
 /** Values of a plugin's own options, as parsed from the command line (absent when not given). */
 export type PluginOptionValues = Readonly<Record<string, string | boolean | undefined>>;
 
+/**
+ * What `hs quickstart --bench` uses on this benchmark where the user gave no value: a main job that
+ * fits the cost of its episodes (a benchmark whose episodes run test suites needs a smaller budget than
+ * one whose episodes are SQL queries). Every field is optional; absent ones keep quickstart's defaults.
+ */
+export interface MainJobDefaultsV1 {
+  /** Rollouts per training run. */
+  budget?: number;
+  /** Seeds per method. */
+  seeds?: number;
+  /** Training tasks used by evolve and profile (0: all). */
+  evolveTasks?: number;
+  /** Rollouts per task in evolve and profile. */
+  rollouts?: number;
+  /** Evolve's generations per direction. */
+  generations?: number;
+  /** Evolve's children per parent and generation. */
+  candidates?: number;
+  /** Rollouts per prompt in training. */
+  groupSize?: number;
+  /** Groups per update in training. */
+  promptsPerStep?: number;
+}
+
 /** What `hs` hands a benchmark plugin besides its option values. */
 export interface BenchmarkPluginContextV1 {
   /** The action grammar loaded from `grammarModule`, for the benchmark to expose as `actionGrammar`. */
@@ -39,6 +63,8 @@ export interface BenchmarkPluginV1 {
    * policy. A grammar the benchmark carries itself is `BenchmarkV1.actionGrammar` instead.
    */
   readonly grammarModule?: string;
+  /** `hs quickstart`'s settings for this benchmark where the user gave none. */
+  readonly mainJobDefaults?: MainJobDefaultsV1;
   /** Creates the benchmark from its option values (and the grammar `hs` loaded, if any). */
   createBenchmark(values: PluginOptionValues, context?: BenchmarkPluginContextV1): Promise<BenchmarkV1>;
 }

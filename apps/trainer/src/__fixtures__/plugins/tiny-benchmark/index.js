@@ -138,6 +138,7 @@ export const benchmarkPlugin = {
   id: "spelling",
   description: "spell a digit in words (a plugin test package)",
   options: { "max-digit": { type: "string", description: "largest digit of the bundled tasks (default 9)" } },
+  mainJobDefaults: { seeds: 2, budget: 32, groupSize: 4, rollouts: 2 },
   async createBenchmark(values) {
     const maxDigit = values["max-digit"] === undefined ? 9 : Number(values["max-digit"]);
     const digits = words.map((_, digit) => digit).filter((digit) => digit <= maxDigit);
