@@ -40,6 +40,7 @@ const benchmarkPluginSchema = z.object({
       rollouts: z.number().int().positive(),
       generations: z.number().int().positive(),
       candidates: z.number().int().positive(),
+      maxFailures: z.number().int().positive(),
       groupSize: z.number().int().min(2),
       promptsPerStep: z.number().int().positive(),
     })

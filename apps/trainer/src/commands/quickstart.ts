@@ -40,6 +40,7 @@ const stageOptions = {
   rollouts: { stages: ["evolve", "profile"], field: "rollouts" },
   generations: { stages: ["evolve"], field: "generations" },
   candidates: { stages: ["evolve"], field: "candidates" },
+  "max-failures": { stages: ["evolve"], field: "maxFailures" },
   "group-size": { stages: ["train"], field: "groupSize" },
   "prompts-per-step": { stages: ["train"], field: "promptsPerStep" },
 } as const satisfies Record<string, { stages: readonly string[]; field: keyof MainJobDefaultsV1 }>;
@@ -280,6 +281,7 @@ Options:
   --rollouts N      rollouts per task in evolve and profile (default: theirs, 4)
   --generations G   evolve's generations per direction (default: its own, 3)
   --candidates C    evolve's children per parent and generation (default: its own, 3)
+  --max-failures N  base failures per direction an evolve candidate is validated on (default: 512)
   --group-size G    rollouts per prompt in training (default: hs train's, 8)
   --prompts-per-step P  groups per update in training (default: hs train's, 8)
   --json            print results.json on stdout

@@ -32,6 +32,8 @@ export interface MainJobDefaultsV1 {
   generations?: number;
   /** Evolve's children per parent and generation. */
   candidates?: number;
+  /** Base failures per direction each evolve candidate is validated on. */
+  maxFailures?: number;
   /** Rollouts per prompt in training. */
   groupSize?: number;
   /** Groups per update in training. */
