@@ -192,7 +192,7 @@ function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
   };
 }
 
-/** A list the view holds and up to two conditions on its items: the Python filter expression. */
+/** A list the view holds and up to three conditions on its items: the Python filter expression. */
 export function filteredList(
   choices: Choices,
   context: ViewContext,
@@ -201,15 +201,18 @@ export function filteredList(
   const conditions = itemConditions(list.items, context.instruction, context.values);
   const first = choices.pick("condition", conditions.map(conditionOption)).value;
   let filter = first.python;
-  if (first.operator !== "all") {
+  const taken = new Set([first.label]);
+  for (const name of first.operator === "all" ? [] : ["second-condition", "third-condition"]) {
     const rest = conditions.filter(
-      (condition) => condition.operator !== "all" && condition.label !== first.label,
+      (condition) => condition.operator !== "all" && !taken.has(condition.label),
     );
-    const second = choices.pick("second-condition", [
+    const next = choices.pick(name, [
       { label: "cond:none", features: { "cond:none": 1 }, value: null },
       ...rest.map(conditionOption),
     ]).value;
-    if (second !== null) filter = `${filter} and ${second.python}`;
+    if (next === null) break;
+    taken.add(next.label);
+    filter = `${filter} and ${next.python}`;
   }
   return { list, filter };
 }
