@@ -93,7 +93,17 @@ function optionScore(decision, label, gold, plan, text) {
       ) || has(gold, `${parameter}='${rest}'`)
         ? 3
         : 0.2;
-    if (head === "value") return quoted(gold, rest) || has(gold, `${parameter}=${rest}`) ? 2 : 0;
+    if (head === "value") {
+      const literal = rest.replace(/^(string|number):/, "");
+      const forms = [
+        `${parameter}="${literal}"`,
+        `${parameter}='${literal}'`,
+        `${parameter}=${literal}`,
+        `${parameter}=["${literal}"]`,
+        `${parameter}=${JSON.stringify(literal)}`,
+      ];
+      return forms.some((form) => has(gold, form)) ? 3 : 0;
+    }
     if (head === "seen") return 1;
     return 0;
   }
@@ -109,6 +119,10 @@ function optionScore(decision, label, gold, plan, text) {
         has(gold, `${field}=${operator === "true" ? "True" : "False"}`)
         ? 2
         : 0.1;
+    if (operator === "gt" || operator === "lt")
+      return has(gold, `${operator === "gt" ? ">" : "<"} ${value}`) ? 2 : 0;
+    if (operator === "ends") return has(gold, `endswith(${JSON.stringify(value)})`) ? 2 : 0;
+    if (operator === "starts") return has(gold, value) ? 2 : 0;
     return quoted(gold, value) ? 2 : has(gold, value) ? 1 : 0.1;
   }
   if (head === "answer") {

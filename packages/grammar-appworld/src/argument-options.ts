@@ -60,7 +60,8 @@ function instructionOptions(parameter: ShownParameter, context: ViewContext): Dr
   const nameWords = wordsOf(parameter.name);
   for (const { value, source } of context.values) {
     const asList = parameter.type.startsWith("list");
-    const shaped: PythonValue = asList ? [value] : value;
+    const text = parameter.type === "string" && typeof value === "number" ? String(value) : value;
+    const shaped: PythonValue = asList ? [text] : text;
     if (!fitsType(parameter, shaped) && !(parameter.type === "number" && typeof value === "number")) continue;
     const features: FeatureValues = {
       "arg:instruction": 1,
@@ -71,7 +72,7 @@ function instructionOptions(parameter: ShownParameter, context: ViewContext): Dr
         ? 1
         : 0,
     };
-    options.push({ label: `value:${String(value)}`, features, value: pythonSource(shaped) });
+    options.push({ label: `value:${typeof text}:${String(value)}`, features, value: pythonSource(shaped) });
   }
   return options;
 }

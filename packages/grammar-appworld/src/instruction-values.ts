@@ -39,8 +39,10 @@ function matchesOf(text: string, pattern: RegExp): string[] {
 }
 
 function names(text: string): string[] {
-  const found = matchesOf(text.replace(/"[^"]*"/g, " "), /\b([A-Z][a-z]+ [A-Z][a-z]+)\b/g);
-  return found.filter((name) => !sentenceWords.has(name.split(" ")[0] as string));
+  const plain = text
+    .replace(/"[^"]*"/g, " ")
+    .replace(/\b[A-Z][a-z]+\b/g, (word) => (sentenceWords.has(word) ? "." : word));
+  return matchesOf(plain, /\b([A-Z][a-z]+ [A-Z][a-z]+)\b/g);
 }
 
 /**
