@@ -47,7 +47,7 @@ function goldPlan(gold) {
 }
 
 // which kind of cell the oracle writes next: whatever the reference needs that the view lacks
-function kindScore(label, view, plan, gold, random) {
+function kindScore(label, view, plan, random) {
   const kind = label.slice(5);
   const text = view.messages.map((message) => message.content).join("\n");
   const documented = (key) => text.includes(`'api_name': '${key.split(".")[1]}'`);
@@ -160,7 +160,7 @@ function oraclePolicy(gold, attempt) {
           label: option.label,
           score:
             (step.decision.name === "kind"
-              ? kindScore(option.label, view, plan, gold, random)
+              ? kindScore(option.label, view, plan, random)
               : optionScore(step.decision.name, option.label, gold, plan, text)) -
             index * 1e-3 +
             (attempt > 0 ? random() * 0.9 : 0),
