@@ -146,6 +146,16 @@ describe("reads nothing but the view", () => {
     }
   });
 
+  it("carries nothing from one task's views to another's: a view decides the same before and after others", () => {
+    const view = episode("todoadd_1").views[6] as PolicyView;
+    const fresh = createAppWorldGrammar();
+    const before = walk(fresh, view, seededPick(5));
+    for (const other of [...episode("contactrelcount_1").views, ...episode("notestagdelete_1").views])
+      walk(fresh, other, seededPick(2));
+    expect(walk(fresh, view, seededPick(5))).toEqual(before);
+    expect(walk(grammar, view, seededPick(5))).toEqual(before);
+  });
+
   it("proposes only apps, APIs, ids and values that occur in the view", () => {
     let checked = 0;
     for (const view of allViews) {
