@@ -1,6 +1,7 @@
 import { readFile as readFileFromDisk } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import {
+  type ActionGrammarV1,
   type BenchmarkV1,
   type CreateEnvironmentOptions,
   type EnvironmentV1,
@@ -47,6 +48,8 @@ export interface AppWorldOptions {
   maxOutputChars?: number;
   /** Client settings (time limits, retries, fetch). */
   client?: Omit<AppWorldClientOptions, "baseUrl">;
+  /** The embedded policy's action grammar (`hs` loads `@hs/grammar-appworld` and hands it over). */
+  actionGrammar?: ActionGrammarV1;
   /** Reads a file as UTF-8 (injectable for tests). */
   readFile?: (path: string) => Promise<string>;
 }
@@ -208,6 +211,7 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     defaultPreset: "react",
     failureConventions: appworldConventions,
     evolutionLibrary: appworldLibrary,
+    ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       if (loadOptions.path !== undefined)
         return await loadIds(loadOptions.path, basename(loadOptions.path, extname(loadOptions.path)));

@@ -1,4 +1,9 @@
-import { type BenchmarkPluginV1, InvalidInputError, type PluginOptionValues } from "@hs/harness";
+import {
+  type BenchmarkPluginContextV1,
+  type BenchmarkPluginV1,
+  InvalidInputError,
+  type PluginOptionValues,
+} from "@hs/harness";
 import { createAppWorld } from "./create-appworld.js";
 
 function stringOption(values: PluginOptionValues, name: string): string | undefined {
@@ -47,7 +52,8 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     },
     "timeout-seconds": { type: "string", description: "Seconds one offline execute may run (default 10)." },
   },
-  async createBenchmark(values: PluginOptionValues) {
+  grammarModule: "@hs/grammar-appworld",
+  async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
     const urls = stringOption(values, "server-urls");
     const serverUrls = urls
       ?.split(",")
@@ -66,6 +72,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     const parallelism = positiveNumber(values, "parallelism");
     const timeoutSeconds = positiveNumber(values, "timeout-seconds");
     return createAppWorld({
+      ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(serverUrls === undefined ? {} : { serverUrls }),
       ...(experimentName === undefined ? {} : { experimentName }),
       ...(appworldRoot === undefined ? {} : { appworldRoot }),

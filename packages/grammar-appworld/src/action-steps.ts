@@ -1,0 +1,236 @@
+import { type ArgumentValue, argumentOptions, pagingParameters } from "./argument-options.js";
+import type { Choices, DraftOption } from "./choice.js";
+import { type ItemCondition, itemConditions } from "./conditions.js";
+import { changes, isListDoc, workApps } from "./kind-options.js";
+import type { CollectedList, ShownDoc } from "./read-view.js";
+import { appRelevance, overlap, type ViewContext } from "./view-context.js";
+
+/** A code cell and the sentence that introduces it. */
+export interface BuiltCell {
+  /** One sentence of reasoning shown before the code. */
+  thought: string;
+  /** The Python code. */
+  code: string;
+}
+
+function appOption(context: ViewContext, app: string, fresh: boolean): DraftOption<string> {
+  return {
+    label: `app:${app}`,
+    features: { "app:relevance": appRelevance(context, app), "app:fresh": fresh ? 1 : 0 },
+    value: app,
+  };
+}
+
+function byRelevance<Value>(options: DraftOption<Value>[]): DraftOption<Value>[] {
+  const score = (option: DraftOption<Value>): number =>
+    (option.features["api:relevance"] ?? 0) +
+    (option.features["app:relevance"] ?? 0) +
+    (option.features["api:fresh"] ?? 0) * 0.1;
+  return [...options].sort((left, right) => score(right) - score(left));
+}
+
+/** `show_api_descriptions` for an app the view listed. */
+export function apisCell(choices: Choices, context: ViewContext): BuiltCell {
+  const apps = [...workApps(context), "supervisor"].filter((app) => context.apps.includes(app));
+  const app = choices.pick(
+    "apis-app",
+    byRelevance(apps.map((name) => appOption(context, name, !context.apisByApp.has(name)))),
+  );
+  return {
+    thought: `I look at the APIs of the ${app.value} app.`,
+    code: `print(apis.api_docs.show_api_descriptions(app_name=${JSON.stringify(app.value)}))`,
+  };
+}
+
+/** `show_api_doc` for an API the view listed. */
+export function docCell(choices: Choices, context: ViewContext): BuiltCell {
+  const options: DraftOption<[string, string]>[] = [];
+  for (const [app, apis] of context.apisByApp) {
+    for (const api of apis) {
+      options.push({
+        label: `api:${app}.${api.name}`,
+        features: {
+          "api:relevance": overlap(context, `${api.name} ${api.description}`),
+          "api:fresh": context.docs.has(`${app}.${api.name}`) ? 0 : 1,
+          "app:relevance": appRelevance(context, app),
+          "api:lists": /^show_\w+s$/.test(api.name) ? 1 : 0,
+          "api:changes": changes(api.name) ? 1 : 0,
+        },
+        value: [app, api.name],
+      });
+    }
+  }
+  const [app, api] = choices.pick("doc-api", byRelevance(options)).value;
+  return {
+    thought: `I read the doc of ${app}.${api} before using it.`,
+    code: `print(apis.api_docs.show_api_doc(app_name=${JSON.stringify(app)}, api_name=${JSON.stringify(api)}))`,
+  };
+}
+
+/** Logging in to an app with the password the view showed; the token stays in `<app>_token`. */
+export function loginCell(choices: Choices, context: ViewContext): BuiltCell {
+  const apps = [...context.passwords.keys()];
+  const app = choices.pick(
+    "login-app",
+    byRelevance(apps.map((name) => appOption(context, name, !context.tokens.has(name)))),
+  ).value;
+  const username = choices.pick("login-username", [
+    { label: "username:email", features: { "username:email": 1 }, value: context.supervisor.email },
+    { label: "username:phone", features: {}, value: context.supervisor.phone },
+  ]).value;
+  const password = context.passwords.get(app) ?? "";
+  return {
+    thought: `I log in to ${app} and keep the access token.`,
+    code: `${app}_token = apis.${app}.login(username=${JSON.stringify(username)}, password=${JSON.stringify(password)})["access_token"]\nprint("logged in to ${app}")`,
+  };
+}
+
+function docOptions(
+  context: ViewContext,
+  docs: ShownDoc[],
+  fresh: (doc: ShownDoc) => boolean,
+): DraftOption<ShownDoc>[] {
+  return byRelevance(
+    docs.map((doc) => ({
+      label: `api:${doc.app}.${doc.api}`,
+      features: {
+        "api:relevance": overlap(context, `${doc.api} ${doc.description}`),
+        "api:fresh": fresh(doc) ? 1 : 0,
+        "app:relevance": appRelevance(context, doc.app),
+        "api:lists": isListDoc(doc) ? 1 : 0,
+        "api:changes": changes(doc.api) ? 1 : 0,
+        "api:creates": /^(create|send|add|reply|forward)_/.test(doc.api) ? 1 : 0,
+      },
+      value: doc,
+    })),
+  );
+}
+
+/** Argument source text of a call (`name=value, ...`), each argument one decision. */
+export function argumentsText(
+  choices: Choices,
+  context: ViewContext,
+  doc: ShownDoc,
+  itemFields: readonly string[] | null,
+): string[] {
+  const parts: string[] = [];
+  for (const parameter of doc.parameters) {
+    if (pagingParameters.has(parameter.name)) continue;
+    const value: ArgumentValue = choices.pick(
+      `arg:${parameter.name}`,
+      argumentOptions(doc, parameter, context, itemFields),
+    ).value;
+    if (value !== null) parts.push(`${parameter.name}=${value}`);
+  }
+  return parts;
+}
+
+/** One call of an API whose doc the view showed; the reply is kept in `<app>_<api>_result` and printed. */
+export function callCell(choices: Choices, context: ViewContext): BuiltCell {
+  const docs = [...context.docs.values()].filter((doc) => doc.app !== "api_docs" && doc.api !== "login");
+  const called = new Set([...context.ranCodes].join("\n").match(/apis\.\w+\.\w+(?=\()/g) ?? []);
+  const doc = choices.pick(
+    "call-api",
+    docOptions(context, docs, (shown) => !called.has(`apis.${shown.app}.${shown.api}`)),
+  ).value;
+  const variable = `${doc.app}_${doc.api}_result`;
+  const parts = argumentsText(choices, context, doc, null);
+  return {
+    thought: `I call ${doc.app}.${doc.api}.`,
+    code: `${variable} = apis.${doc.app}.${doc.api}(${parts.join(", ")})\nprint(${variable})`,
+  };
+}
+
+/** Paging through a list API until an empty page, collecting every item into `<app>_<api>` and printing them compactly. */
+export function pageCell(choices: Choices, context: ViewContext): BuiltCell {
+  const docs = [...context.docs.values()].filter(isListDoc);
+  const doc = choices.pick(
+    "page-api",
+    docOptions(context, docs, (shown) => !context.lists.has(`${shown.app}_${shown.api}`)),
+  ).value;
+  const variable = `${doc.app}_${doc.api}`;
+  const parts = [...argumentsText(choices, context, doc, null), "page_index=page_index", "page_limit=20"];
+  const code = [
+    `${variable} = []`,
+    "page_index = 0",
+    "while True:",
+    `    page = apis.${doc.app}.${doc.api}(${parts.join(", ")})`,
+    "    if not page:",
+    "        break",
+    `    ${variable}.extend(page)`,
+    "    page_index += 1",
+    `print(len(${variable}), "items")`,
+    `print([{key: (value[:60] + "..." if isinstance(value, str) and len(value) > 60 else value) for key, value in item.items()} for item in ${variable}])`,
+  ].join("\n");
+  return { thought: `I page through ${doc.app}.${doc.api} until a page is empty and keep every item.`, code };
+}
+
+function listOptions(context: ViewContext): DraftOption<CollectedList>[] {
+  const lists = [...context.lists.values()];
+  return lists
+    .map((list, index) => ({
+      label: `list:${list.variable}`,
+      features: {
+        "list:recent": index === lists.length - 1 ? 1 : 0,
+        "list:relevance": overlap(context, list.api),
+      },
+      value: list,
+    }))
+    .reverse();
+}
+
+function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
+  return {
+    label: `cond:${condition.label}`,
+    features: {
+      "cond:all": condition.operator === "all" ? 1 : 0,
+      "cond:instruction": condition.fromInstruction ? 1 : 0,
+      "cond:keeps-some": condition.keeps > 0 && condition.keeps < 1 ? 1 : 0,
+      "cond:keeps-none": condition.keeps === 0 ? 1 : 0,
+    },
+    value: condition,
+  };
+}
+
+/** A list the view holds and up to three conditions on its items: the Python filter expression. */
+export function filteredList(
+  choices: Choices,
+  context: ViewContext,
+): { list: CollectedList; filter: string } {
+  const list = choices.pick("list", listOptions(context)).value;
+  const conditions = itemConditions(list.items, context.instruction, context.values);
+  const first = choices.pick("condition", conditions.map(conditionOption)).value;
+  let filter = first.python;
+  const taken = new Set([first.label]);
+  for (const name of first.operator === "all" ? [] : ["second-condition", "third-condition"]) {
+    const rest = conditions.filter(
+      (condition) => condition.operator !== "all" && !taken.has(condition.label),
+    );
+    const next = choices.pick(name, [
+      { label: "cond:none", features: { "cond:none": 1 }, value: null },
+      ...rest.map(conditionOption),
+    ]).value;
+    if (next === null) break;
+    taken.add(next.label);
+    filter = `${filter} and ${next.python}`;
+  }
+  return { list, filter };
+}
+
+/** Acting on each item of a collected list that passes a condition: one API call per item. */
+export function eachCell(choices: Choices, context: ViewContext): BuiltCell {
+  const { list, filter } = filteredList(choices, context);
+  const docs = [...context.docs.values()].filter(
+    (doc) => !isListDoc(doc) && changes(doc.api) && doc.app !== "supervisor",
+  );
+  const doc = choices.pick(
+    "each-api",
+    docOptions(context, docs, () => true),
+  ).value;
+  const fields = [...new Set(list.items.flatMap((item) => Object.keys(item)))];
+  const parts = argumentsText(choices, context, doc, fields);
+  return {
+    thought: `For each matching item of ${list.variable} I call ${doc.app}.${doc.api}.`,
+    code: `for item in [item for item in ${list.variable} if ${filter}]:\n    print(apis.${doc.app}.${doc.api}(${parts.join(", ")}))`,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Names of the option features, in vector order. Every option of every decision gets a vector of this
+ * length; a feature that does not apply to an option is 0.
+ */
+export const featureNames = [
+  "bias",
+  "kind:apps-unseen",
+  "kind:apis-needed",
+  "kind:doc-needed",
+  "kind:passwords-unseen",
+  "kind:login-needed",
+  "kind:page-available",
+  "kind:call-available",
+  "kind:each-available",
+  "kind:complete-question-ready",
+  "kind:complete-change-ready",
+  "kind:complete-late",
+  "kind:after-failure",
+  "kind:repeats-last",
+  "kind:failed-before",
+  "app:relevance",
+  "app:fresh",
+  "api:relevance",
+  "api:fresh",
+  "api:lists",
+  "api:changes",
+  "api:creates",
+  "username:email",
+  "arg:omit",
+  "arg:token",
+  "arg:item-field",
+  "arg:instruction",
+  "arg:quoted",
+  "arg:seen",
+  "arg:choice-echoed",
+  "arg:name-echoed",
+  "list:recent",
+  "list:relevance",
+  "cond:all",
+  "cond:instruction",
+  "cond:keeps-some",
+  "cond:keeps-none",
+  "cond:none",
+  "answer:none-for-change",
+  "answer:none-for-question",
+  "answer:count-cue",
+  "answer:sum-cue",
+  "answer:max-cue",
+  "answer:field-cue",
+  "answer:literal",
+  "field:relevance",
+  "field:numeric",
+] as const;
+
+/** A feature name. */
+export type FeatureName = (typeof featureNames)[number];
+
+/** Features of one option, by name (missing: 0). */
+export type FeatureValues = Partial<Record<FeatureName, number>>;
+
+/** The designer's prior weights, by feature (missing: 0). */
+const priorWeights: FeatureValues = {
+  "kind:apps-unseen": 3,
+  "kind:apis-needed": 2.6,
+  "kind:doc-needed": 2.2,
+  "kind:passwords-unseen": 1.8,
+  "kind:login-needed": 2,
+  "kind:page-available": 1.6,
+  "kind:call-available": 1.2,
+  "kind:each-available": 1.4,
+  "kind:complete-question-ready": 1.5,
+  "kind:complete-change-ready": 2.4,
+  "kind:complete-late": 3,
+  "kind:after-failure": -0.3,
+  "kind:repeats-last": -2,
+  "kind:failed-before": -2.5,
+  "app:relevance": 2,
+  "app:fresh": 2,
+  "api:relevance": 2,
+  "api:fresh": 2.5,
+  "api:lists": 1,
+  "api:changes": 0.5,
+  "api:creates": 0.3,
+  "username:email": 1,
+  "arg:omit": 0.8,
+  "arg:token": 3,
+  "arg:item-field": 2,
+  "arg:instruction": 0.3,
+  "arg:quoted": 0.3,
+  "arg:seen": 0.6,
+  "arg:choice-echoed": 1.5,
+  "arg:name-echoed": 1,
+  "list:recent": 1,
+  "list:relevance": 1,
+  "cond:all": 0.3,
+  "cond:instruction": 1,
+  "cond:keeps-some": 0.8,
+  "cond:keeps-none": -1,
+  "cond:none": 0.5,
+  "answer:none-for-change": 2,
+  "answer:none-for-question": -2,
+  "answer:count-cue": 2,
+  "answer:sum-cue": 2,
+  "answer:max-cue": 2,
+  "answer:field-cue": 1.5,
+  "answer:literal": 0.2,
+  "field:relevance": 1.5,
+  "field:numeric": 0.3,
+};
+
+/** The feature vector of named values. */
+export function featureVector(values: FeatureValues): number[] {
+  return featureNames.map((name) => (name === "bias" ? 1 : (values[name] ?? 0)));
+}
+
+/** The prior as a vector over `featureNames`. */
+export function priorVector(): number[] {
+  return featureNames.map((name) => priorWeights[name] ?? 0);
+}

@@ -1,0 +1,134 @@
+import type { DraftOption } from "./choice.js";
+import type { FeatureValues } from "./features.js";
+import type { ShownDoc } from "./read-view.js";
+import { appRelevance, type ViewContext } from "./view-context.js";
+
+/** The action kinds. */
+export type ActionKind =
+  | "apps"
+  | "apis"
+  | "doc"
+  | "passwords"
+  | "login"
+  | "call"
+  | "page"
+  | "each"
+  | "complete";
+
+/** Apps an agent works in (not the docs app or the supervisor). */
+export function workApps(context: ViewContext): string[] {
+  return context.apps.filter((app) => app !== "api_docs" && app !== "supervisor");
+}
+
+/** Whether a doc is a paged list API. */
+export function isListDoc(doc: ShownDoc): boolean {
+  return doc.parameters.some((parameter) => parameter.name === "page_index");
+}
+
+/** Whether an API changes something (its name is not show_/login/logout). */
+export function changes(api: string): boolean {
+  return !/^(show_|login$|logout$)/.test(api);
+}
+
+function relevantApps(context: ViewContext): string[] {
+  return workApps(context).filter((app) => appRelevance(context, app) > 0);
+}
+
+function kindOfCode(code: string | null): ActionKind | "other" {
+  if (code === null) return "other";
+  const patterns: [ActionKind, RegExp][] = [
+    ["apps", /show_app_descriptions/],
+    ["apis", /show_api_descriptions/],
+    ["doc", /show_api_doc/],
+    ["passwords", /show_account_passwords/],
+    ["login", /\.login\(/],
+    ["complete", /complete_task\(/],
+    ["page", /\.extend\(/],
+    ["each", /^for item in/m],
+  ];
+  return patterns.find(([, pattern]) => pattern.test(code))?.[0] ?? "call";
+}
+
+function lastOfKind(context: ViewContext, kind: ActionKind): ViewContext["cells"][number] | undefined {
+  return [...context.cells].reverse().find((cell) => kindOfCode(cell.code) === kind);
+}
+
+function readiness(context: ViewContext): Record<ActionKind, number> {
+  const relevant = relevantApps(context);
+  const docs = [...context.docs.values()];
+  const tokenApps = new Set(context.tokens.keys());
+  const listedApis = new Set([...context.lists.values()].map((list) => `${list.app}.${list.api}`));
+  const undocumented = relevant.filter((app) => {
+    const listed = context.apisByApp.get(app) ?? [];
+    const shown = listed.filter((api) => context.docs.has(`${app}.${api.name}`)).length;
+    return listed.length > 0 && shown < 2;
+  });
+  const kinds = context.cells.map((cell) => kindOfCode(cell.code));
+  const acted =
+    kinds.some((kind) => kind === "each") ||
+    context.cells.some(
+      (cell) =>
+        !cell.failed && kindOfCode(cell.code) === "call" && /apis\.\w+\.(?!show_)\w+\(/.test(cell.code ?? ""),
+    );
+  return {
+    apps: context.apps.length === 0 ? 1 : 0,
+    apis: relevant.some((app) => !context.apisByApp.has(app)) ? 1 : 0,
+    doc: undocumented.length > 0 ? 1 : 0,
+    passwords: context.passwords.size === 0 ? 1 : 0,
+    login: relevant.some((app) => context.passwords.has(app) && !tokenApps.has(app)) ? 1 : 0,
+    page: docs.some(
+      (doc) => isListDoc(doc) && tokenApps.has(doc.app) && !listedApis.has(`${doc.app}.${doc.api}`),
+    )
+      ? 1
+      : 0,
+    call:
+      !context.question && docs.some((doc) => changes(doc.api) && tokenApps.has(doc.app) && !acted) ? 1 : 0,
+    each:
+      !context.question &&
+      context.lists.size > 0 &&
+      docs.some((doc) => changes(doc.api) && !isListDoc(doc)) &&
+      !acted
+        ? 1
+        : 0,
+    complete: context.question ? (context.lists.size > 0 ? 1 : 0) : acted ? 1 : 0,
+  };
+}
+
+/** The options of the first decision: which kind of cell to write (only kinds the view makes possible). */
+export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
+  const ready = readiness(context);
+  const last = context.cells.at(-1);
+  const lastKind = kindOfCode(last?.code ?? null);
+  const late = context.cells.length >= 35 ? 1 : 0;
+  const available: Record<ActionKind, boolean> = {
+    apps: true,
+    apis: context.apps.length > 0,
+    doc: context.apisByApp.size > 0,
+    passwords: true,
+    login: context.passwords.size > 0,
+    call: [...context.docs.values()].some((doc) => doc.app !== "api_docs" && doc.api !== "login"),
+    page: [...context.docs.values()].some(isListDoc),
+    each:
+      context.lists.size > 0 && [...context.docs.values()].some((doc) => !isListDoc(doc) && changes(doc.api)),
+    complete: true,
+  };
+  const features = (kind: ActionKind): FeatureValues => ({
+    "kind:apps-unseen": kind === "apps" ? ready.apps : 0,
+    "kind:apis-needed": kind === "apis" ? ready.apis : 0,
+    "kind:doc-needed": kind === "doc" ? ready.doc : 0,
+    "kind:passwords-unseen": kind === "passwords" ? ready.passwords : 0,
+    "kind:login-needed": kind === "login" ? ready.login : 0,
+    "kind:page-available": kind === "page" ? ready.page : 0,
+    "kind:call-available": kind === "call" ? ready.call : 0,
+    "kind:each-available": kind === "each" ? ready.each : 0,
+    "kind:complete-question-ready": kind === "complete" && context.question ? ready.complete : 0,
+    "kind:complete-change-ready": kind === "complete" && !context.question ? ready.complete : 0,
+    "kind:complete-late": kind === "complete" ? late : 0,
+    "kind:after-failure": kind !== "complete" && last?.failed === true ? 1 : 0,
+    "kind:repeats-last": kind === lastKind && last?.failed !== true ? 1 : 0,
+    "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
+  });
+  return (Object.keys(available) as ActionKind[])
+    .filter((kind) => available[kind])
+    .map((kind) => ({ label: `kind:${kind}`, features: features(kind), value: kind }));
+}

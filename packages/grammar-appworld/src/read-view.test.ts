@@ -1,0 +1,65 @@
+import type { PolicyView } from "@hs/harness";
+import { describe, expect, it } from "vitest";
+import { episode } from "./__fixtures__/episode-views.js";
+import { readView } from "./read-view.js";
+
+describe("readView", () => {
+  it("reads the task, the supervisor and what each cell of a real react episode showed", () => {
+    const view = episode("contactrelcount_1").views.at(-1) as PolicyView;
+    const read = readView(view);
+    expect(read.format).toBe("python-block");
+    expect(read.instruction).toBe('How many of my phone contacts are saved as "family"?');
+    expect(read.supervisor.email).toMatch(/^[a-z]+\.[a-z]+@/);
+    expect(read.supervisor.phone).toMatch(/^\d{7,}$/);
+    expect(read.apps).toContain("phone");
+    expect(read.apisByApp.get("phone")?.map((api) => api.name)).toContain("show_contacts");
+    expect(read.docs.get("phone.show_contacts")?.parameters.map((parameter) => parameter.name)).toContain(
+      "relationship",
+    );
+    expect(read.passwords.get("phone")).toMatch(/^\w+$/);
+    expect(read.tokens.get("phone")).toBe("phone_token");
+    const list = read.lists.get("phone_show_contacts");
+    expect(list?.items.length).toBeGreaterThan(0);
+    expect(list?.items[0]).toHaveProperty("contact_id");
+  });
+
+  it("does not take the worked example's task for the real one", () => {
+    const view = episode("todoadd_1").views[0] as PolicyView;
+    const read = readView(view);
+    expect(read.instruction).toMatch(/^Add a task "/);
+    expect(read.cells).toEqual([]);
+  });
+
+  it("reads verl-agent's <think>/<code> format and its code cells", () => {
+    const view = episode("notestagdelete_1").views[3] as PolicyView;
+    const read = readView(view);
+    expect(read.format).toBe("think-code");
+    expect(read.cells.length).toBe(3);
+    expect(read.cells[0]?.code).toBe("print(apis.api_docs.show_app_descriptions())");
+  });
+
+  it("reads a failed cell as failed and keeps nothing from it", () => {
+    const view: PolicyView = {
+      actionFormat: "text",
+      tools: [],
+      messages: [
+        {
+          role: "user",
+          content: "My name is: A B. My personal email is a@b.c and phone number is 555.\nTask: Do it.",
+        },
+        {
+          role: "assistant",
+          content: "```python\nx_token = apis.notes.login(username='a', password='b')['access_token']\n```",
+        },
+        {
+          role: "user",
+          content:
+            'Execution failed. Traceback:\nException: Response status code is 401:\n{"message": "Invalid credentials."}',
+        },
+      ],
+    };
+    const read = readView(view);
+    expect(read.cells[0]?.failed).toBe(true);
+    expect(read.tokens.size).toBe(0);
+  });
+});

@@ -1,0 +1,230 @@
+import type { ChatMessage, PolicyView } from "@hs/harness";
+import { type PythonValue, parsePythonLiteral } from "./python-literal.js";
+
+/** How the view asks for the code: a ```python block, `<think>`/`<code>` tags, or the native `execute` tool. */
+export type CodeFormat = "python-block" | "think-code" | "native";
+
+/** A parameter of an API whose doc the view showed. */
+export interface ShownParameter {
+  /** Parameter name. */
+  name: string;
+  /** Declared type (`string`, `integer`, `number`, `boolean`, `list[string]`, ...). */
+  type: string;
+  /** Whether it is required. */
+  required: boolean;
+  /** Allowed values from a `value in [...]` constraint. */
+  choices: PythonValue[];
+}
+
+/** An API doc the view showed. */
+export interface ShownDoc {
+  /** App name. */
+  app: string;
+  /** API name. */
+  api: string;
+  /** Description text. */
+  description: string;
+  /** Parameters in doc order. */
+  parameters: ShownParameter[];
+}
+
+/** A list of records the view showed, kept in a shell variable by an earlier cell. */
+export interface CollectedList {
+  /** Shell variable holding the list. */
+  variable: string;
+  /** The app and API that produced it. */
+  app: string;
+  /** API name. */
+  api: string;
+  /** The records as printed (string values may be cut, ending in `...`). */
+  items: Record<string, PythonValue>[];
+}
+
+/** One earlier cell and what it printed. */
+export interface ObservedCell {
+  /** The code the policy sent (null when the reply held none). */
+  code: string | null;
+  /** The reply shown (null when not in the view). */
+  output: string | null;
+  /** Whether the reply reads as a failure. */
+  failed: boolean;
+}
+
+/** The rendered view, read as a reader of the prompt would. */
+export interface AppWorldView {
+  /** How to write the code. */
+  format: CodeFormat;
+  /** The task text after `Task:`. */
+  instruction: string;
+  /** The supervisor's name, email and phone from the task message. */
+  supervisor: { name: string; email: string; phone: string };
+  /** Earlier cells, oldest first. */
+  cells: ObservedCell[];
+  /** Apps listed by `show_app_descriptions`. */
+  apps: string[];
+  /** APIs listed by `show_api_descriptions` (name and description), per app. */
+  apisByApp: Map<string, { name: string; description: string }[]>;
+  /** App descriptions from `show_app_descriptions`, per app. */
+  appDescriptions: Map<string, string>;
+  /** Docs shown by `show_api_doc`, keyed `app.api`. */
+  docs: Map<string, ShownDoc>;
+  /** Passwords shown by `show_account_passwords`, per account. */
+  passwords: Map<string, string>;
+  /** Shell variables holding an app's access token, per app. */
+  tokens: Map<string, string>;
+  /** Lists of records kept in variables, by variable. */
+  lists: Map<string, CollectedList>;
+  /** Records (dicts) printed by any cell, for argument values. */
+  records: Record<string, PythonValue>[];
+  /** Whether `complete_task` already ran. */
+  completed: boolean;
+}
+
+const taskPattern =
+  /My name is: (.+?)\. My personal email is (\S+) and phone number is (\S+?)\.?\s*\nTask: ([\s\S]*)$/;
+
+function codeOf(message: ChatMessage): string | null {
+  for (const call of message.toolCalls ?? []) {
+    const code = call.arguments.code;
+    if (typeof code === "string") return code;
+  }
+  const block =
+    /```python\n([\s\S]*?)```/.exec(message.content) ?? /<code>([\s\S]*?)<\/code>/.exec(message.content);
+  return block?.[1]?.trim() ?? null;
+}
+
+function formatOf(view: PolicyView): CodeFormat {
+  if (view.actionFormat === "tool-calls" && view.tools.some((tool) => tool.name === "execute"))
+    return "native";
+  const prompt = view.messages
+    .filter((message) => message.role === "system" || message.role === "user")
+    .map((message) => message.content)
+    .join("\n");
+  return /<code>/.test(prompt) && /<think>/.test(prompt) ? "think-code" : "python-block";
+}
+
+function taskIndex(messages: readonly ChatMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as ChatMessage;
+    if (message.role === "user" && taskPattern.test(message.content)) return index;
+  }
+  return -1;
+}
+
+function cellsAfter(messages: readonly ChatMessage[], start: number): ObservedCell[] {
+  const cells: ObservedCell[] = [];
+  for (let index = start + 1; index < messages.length; index += 1) {
+    const message = messages[index] as ChatMessage;
+    if (message.role !== "assistant") continue;
+    const reply = messages[index + 1];
+    const output = reply !== undefined && reply.role !== "assistant" ? reply.content : null;
+    cells.push({
+      code: codeOf(message),
+      output,
+      failed:
+        output === null || /Execution failed|Traceback|Exception:|No ```python|Invalid action/.test(output),
+    });
+  }
+  return cells;
+}
+
+/** Reads the printed literal of an output (the last line that parses, or the whole text). */
+export function outputValue(output: string): PythonValue | undefined {
+  const whole = parsePythonLiteral(output);
+  if (whole !== undefined) return whole;
+  const lines = output.split("\n");
+  for (let index = 1; index < lines.length; index += 1) {
+    const rest = parsePythonLiteral(lines.slice(index).join("\n"));
+    if (rest !== undefined) return rest;
+  }
+  return undefined;
+}
+
+function isRecord(value: PythonValue | undefined): value is Record<string, PythonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function recordsOf(value: PythonValue | undefined): Record<string, PythonValue>[] {
+  if (isRecord(value)) return [value];
+  if (Array.isArray(value)) return value.filter(isRecord);
+  return [];
+}
+
+function docOf(app: string, value: PythonValue | undefined): ShownDoc | undefined {
+  if (!isRecord(value) || typeof value.api_name !== "string" || !Array.isArray(value.parameters))
+    return undefined;
+  const parameters = value.parameters.filter(isRecord).map((parameter): ShownParameter => {
+    const constraint = (Array.isArray(parameter.constraints) ? parameter.constraints : [])
+      .map(String)
+      .map((text) => /^value in (\[.*\])$/.exec(text)?.[1])
+      .find((text) => text !== undefined);
+    const choices = constraint === undefined ? undefined : parsePythonLiteral(constraint);
+    return {
+      name: String(parameter.name),
+      type: String(parameter.type),
+      required: parameter.required === true,
+      choices: Array.isArray(choices) ? choices : [],
+    };
+  });
+  return { app, api: value.api_name, description: String(value.description ?? ""), parameters };
+}
+
+function readCell(view: AppWorldView, cell: ObservedCell): void {
+  const code = cell.code ?? "";
+  if (cell.failed || cell.output === null) return;
+  const value = outputValue(cell.output);
+  const app = /app_name=['"](\w+)['"]/.exec(code)?.[1];
+  if (/show_app_descriptions\(/.test(code)) {
+    for (const record of recordsOf(value))
+      view.appDescriptions.set(String(record.name), String(record.description ?? ""));
+    view.apps = [...view.appDescriptions.keys()];
+  } else if (/show_api_descriptions\(/.test(code) && app !== undefined && Array.isArray(value))
+    view.apisByApp.set(
+      app,
+      value.map((line) => {
+        const [name = "", description = ""] = String(line).split(" : ");
+        return { name: name.trim(), description: description.trim() };
+      }),
+    );
+  else if (/show_api_doc\(/.test(code) && app !== undefined) {
+    const doc = docOf(app, value);
+    if (doc !== undefined) view.docs.set(`${app}.${doc.api}`, doc);
+  } else if (/show_account_passwords\(/.test(code)) {
+    for (const record of recordsOf(value))
+      view.passwords.set(String(record.account_name), String(record.password));
+  }
+  const login = /^(\w+) = apis\.(\w+)\.login\(/m.exec(code);
+  if (login !== null) view.tokens.set(login[2] as string, login[1] as string);
+  const kept =
+    /^(\w+) = \[\]\n[\s\S]*?apis\.(\w+)\.(\w+)\(/.exec(code) ?? /^(\w+) = apis\.(\w+)\.(\w+)\(/.exec(code);
+  const records = recordsOf(value);
+  if (kept !== null && login === null && (Array.isArray(value) || /\.extend\(/.test(code))) {
+    const [, variable, listApp, api] = kept as unknown as [string, string, string, string];
+    view.lists.set(variable, { variable, app: listApp, api, items: records });
+  }
+  if (/complete_task\(/.test(code)) view.completed = true;
+  if (!/api_docs|show_account_passwords/.test(code)) view.records.push(...records);
+}
+
+/** Reads an AppWorld view: the task, the supervisor, and what each earlier cell showed. */
+export function readView(view: PolicyView): AppWorldView {
+  const start = taskIndex(view.messages);
+  const match = start < 0 ? null : taskPattern.exec((view.messages[start] as ChatMessage).content);
+  const read: AppWorldView = {
+    format: formatOf(view),
+    instruction: match?.[4]?.trim() ?? "",
+    supervisor: { name: match?.[1] ?? "", email: match?.[2] ?? "", phone: match?.[3] ?? "" },
+    cells: cellsAfter(view.messages, start),
+    apps: [],
+    apisByApp: new Map(),
+    appDescriptions: new Map(),
+    docs: new Map(),
+    passwords: new Map(),
+    tokens: new Map(),
+    lists: new Map(),
+    records: [],
+    completed: false,
+  };
+  for (const cell of read.cells) readCell(read, cell);
+  return read;
+}
