@@ -53,6 +53,16 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     "timeout-seconds": { type: "string", description: "Seconds one offline execute may run (default 10)." },
   },
   grammarModule: "@hs/grammar-appworld",
+  // an episode starts a sandboxed python3 and runs up to 50 cells (about 0.3-0.6 s), DBBench's about 0.01 s
+  mainJobDefaults: {
+    budget: 512,
+    evolveTasks: 40,
+    rollouts: 2,
+    generations: 1,
+    candidates: 2,
+    maxFailures: 48,
+    promptsPerStep: 4,
+  },
   async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
     const urls = stringOption(values, "server-urls");
     const serverUrls = urls
