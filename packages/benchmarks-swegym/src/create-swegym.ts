@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  type ActionGrammarV1,
   type BenchmarkV1,
   EnvironmentError,
   type EnvironmentV1,
@@ -59,6 +60,8 @@ export interface SweGymOptions {
   cacheDirectory?: string;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
+  /** The embedded policy's action grammar (`@hs/grammar-swegym`, which `hs` loads from `grammarModule`), exposed as `actionGrammar`. */
+  actionGrammar?: ActionGrammarV1;
 }
 
 /** A SWE-Gym benchmark; `instanceOf` is for gold replay and tests inside this package. */
@@ -214,6 +217,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
     failureConventions: sweGymConventions,
     evolutionLibrary: sweGymLibrary,
     observableCategory: (task: Task) => String(task.metadata.repo ?? task.category),
+    ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       return loadInto(instances, dataDirectory, loadOptions);
     },
