@@ -132,7 +132,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "rewrite-statement-number": 1,
   "rewrite-tried": -4,
   "test-all": 0.5,
-  "test-failing": 1,
+  "test-failing": 0.2,
 };
 
 /** Weights (default `priorWeights`) as a vector in feature order. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { lineRewrites, type RewriteKind } from "./line-rewrites.js";
+import { lineRewrites, type RewriteContext, type RewriteKind } from "./line-rewrites.js";
 import { tokenizeLine } from "./python-tokens.js";
 
-const none = { nearbyLines: [], statementNumbers: [] };
+const none: RewriteContext = { nearbyLines: [], statementNumbers: [] };
 
-function rewritesOf(line: string, context = none): Map<string, RewriteKind> {
+function rewritesOf(line: string, context: RewriteContext = none): Map<string, RewriteKind> {
   return new Map(lineRewrites(line, context).map((rewrite) => [rewrite.text, rewrite.kind]));
 }
 
