@@ -152,8 +152,10 @@ export const grammarTuning = {
   maxFiles: 30,
   /** Test files offered by `test`, at most. */
   maxTestFiles: 8,
-  /** Steps after which submitting is pressed for (an untrained episode stays short). */
+  /** Steps after which submitting is pressed for, one `option-fit` point a step (an untrained episode stays short). */
   submitPressureSteps: 8,
+  /** Edits undone after failing tests, after which the prior submits instead of trying another. */
+  maxFailedEdits: 2,
   /** Steps over which `steps-taken` rises to 1. */
   stepsCap: 20,
 } as const;

@@ -37,7 +37,13 @@ function showFit(context: ViewContext): number {
   return fresh ? 0.3 : -0.5;
 }
 
+/** Edits the episode has undone (each a failed attempt). */
+function revertedEdits(context: ViewContext): number {
+  return context.read.edits.filter((edit) => edit.applied && edit.reverted).length;
+}
+
 function editFit(context: ViewContext): number {
+  if (revertedEdits(context) >= grammarTuning.maxFailedEdits) return 0;
   const lastTestFailed = context.lastTest?.passed === false && context.testedAfterEdit;
   if (lastTestFailed) return -2;
   return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
@@ -45,8 +51,11 @@ function editFit(context: ViewContext): number {
 
 function submitFit(context: ViewContext): number {
   const steps = context.read.steps.length;
-  const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps) * 0.5;
+  const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
+  if (context.pendingEdit !== null && revertedEdits(context) > 0) return 3 + pressure;
+  if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
+    return 3 + pressure;
   return -2 + pressure;
 }
 
@@ -65,7 +74,8 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
     case "edit":
       return editFit(context);
     case "test":
-      if (context.pendingEdit !== null) return 2.5;
+      // one test run per episode: after a first edit is undone, the next one is submitted untested
+      if (context.pendingEdit !== null) return revertedEdits(context) === 0 ? 2.5 : -1;
       return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
     case "revert":
       return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;
