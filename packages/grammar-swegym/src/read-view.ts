@@ -66,8 +66,9 @@ export interface ReadView {
   terms: StatementTerms;
   /** Whether replies are native tool calls. */
   nativeTools: boolean;
-  /** The bash tool and the submit tool, when the view offers them natively. */
+  /** The bash tool, when the view offers it natively. */
   bashTool: ToolSpec | undefined;
+  /** The terminal (submit) tool, when the view offers it natively. */
   submitTool: ToolSpec | undefined;
   /** Earlier steps, oldest first. */
   steps: ObservedStep[];

@@ -10,8 +10,9 @@ export interface ShowTarget {
   label: string;
   /** Repository-relative path. */
   file: string;
-  /** First and last line. */
+  /** First line shown. */
   first: number;
+  /** Last line shown. */
   last: number;
   /** Whether it is centred on a location no earlier region showed (false for a file's top or next page). */
   fresh: boolean;
