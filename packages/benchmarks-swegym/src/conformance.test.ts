@@ -15,7 +15,8 @@ describe("SWE-Gym passes the benchmark conformance kit", () => {
     writeFileSync(bad, `${first}\n{"instance_id": 7}\n${second}\n`);
     await assertBenchmarkConformance({
       createBenchmark: async () => {
-        current = await createSweGym();
+        // verdicts not cached, so that the kit's determinism check really grades twice
+        current = await createSweGym({ cacheGrades: false });
         return current;
       },
       split: "heldout-repos",

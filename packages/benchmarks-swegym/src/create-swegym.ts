@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  type ActionGrammarV1,
   type BenchmarkV1,
   EnvironmentError,
   type EnvironmentV1,
@@ -17,6 +18,7 @@ import { bundledOwner, bundledTestCommand, ensureBundledMirror } from "./data/bu
 import { parseInstances } from "./data/load-instances.js";
 import type { SweInstance } from "./data/swe-instance.js";
 import { SweGymEnvironment } from "./environment/environment.js";
+import { GradeCache } from "./environment/grade-cache.js";
 import { sweGymTools } from "./environment/tools.js";
 import { sweGymLibrary } from "./evolution-library.js";
 import { sweGymConventions } from "./failure-conventions.js";
@@ -59,12 +61,18 @@ export interface SweGymOptions {
   cacheDirectory?: string;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
+  /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
+  cacheGrades?: boolean;
+  /** The embedded policy's action grammar (`@hs/grammar-swegym`, which `hs` loads from `grammarModule`), exposed as `actionGrammar`. */
+  actionGrammar?: ActionGrammarV1;
 }
 
 /** A SWE-Gym benchmark; `instanceOf` is for gold replay and tests inside this package. */
 export interface SweGym extends BenchmarkV1 {
   /** The runtime episodes run on. */
   readonly runtime: Runtime;
+  /** The verdict cache of this benchmark's episodes (null with `cacheGrades: false`). */
+  readonly gradeCache: GradeCache | null;
 }
 
 /** Bundled splits: instances of six repositories (train / heldout) and two repositories never trained on. */
@@ -188,6 +196,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
   const instances = new Map<string, SweInstance>();
   const runtime = await createRuntime(options, dataDirectory);
   const condaEnvironment = runtime.id === "docker" ? dockerCondaEnvironment : null;
+  const gradeCache = options.cacheGrades === false ? null : new GradeCache();
   const settingsFor = (instance: SweInstance) => {
     const spec = resolveSpec(specs, instance);
     if (spec === undefined) return undefined;
@@ -199,6 +208,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
       maxOutputBytes: options.maxOutputBytes ?? 8 * 1024 * 1024,
       gradeTimeLimitMs: options.gradeTimeLimitMs ?? 1_800_000,
       condaEnvironment,
+      ...(gradeCache === null ? {} : { gradeCache }),
     };
   };
 
@@ -209,11 +219,13 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
     trainSplit: "train",
     heldoutSplits: ["heldout", "heldout-repos"],
     runtime,
+    gradeCache,
     presets: sweGymPresets,
     defaultPreset: "mini-swe-agent",
     failureConventions: sweGymConventions,
     evolutionLibrary: sweGymLibrary,
     observableCategory: (task: Task) => String(task.metadata.repo ?? task.category),
+    ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       return loadInto(instances, dataDirectory, loadOptions);
     },

@@ -4,6 +4,7 @@ export * from "./data/load-instances.js";
 export * from "./data/swe-instance.js";
 export * from "./environment/environment.js";
 export * from "./environment/file-editor.js";
+export * from "./environment/grade-cache.js";
 export * from "./environment/observation.js";
 export * from "./environment/tools.js";
 export * from "./evaluation/eval-script.js";

@@ -1,4 +1,4 @@
-import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
+import type { BenchmarkPluginContextV1, BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
 import { InvalidInputError } from "@hs/harness";
 import { createSweGym } from "./create-swegym.js";
 
@@ -43,7 +43,8 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
-  async createBenchmark(values: PluginOptionValues) {
+  grammarModule: "@hs/grammar-swegym",
+  async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
     const runtime = stringOption(values, "runtime") ?? "local";
     if (runtime !== "local" && runtime !== "docker") {
       throw new InvalidInputError(`--runtime expects local or docker, got "${runtime}"`, {
@@ -56,6 +57,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
     return createSweGym({
       runtime,
+      ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(repos === undefined ? {} : { repos }),
       ...(specs === undefined ? {} : { specs }),
       ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),

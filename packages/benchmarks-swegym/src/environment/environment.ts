@@ -12,6 +12,7 @@ import type { LogParser } from "../grading/log-parsers.js";
 import type { Runtime, Workspace } from "../runtime/workspace.js";
 import type { RepoSpec } from "../specs/spec-map.js";
 import { type EditorArguments, runEditor } from "./file-editor.js";
+import type { GradeCache } from "./grade-cache.js";
 import { readSubmission, renderObservation, renderTimeout } from "./observation.js";
 import { sweGymTools } from "./tools.js";
 
@@ -31,6 +32,8 @@ export interface EpisodeSettings {
   gradeTimeLimitMs: number;
   /** Conda environment of the runtime (null locally). */
   condaEnvironment: string | null;
+  /** Verdicts shared by the benchmark's episodes (same instance and patch: no second run); none when absent. */
+  gradeCache?: GradeCache;
 }
 
 const bashArguments = z.object({ command: z.string() });
@@ -131,6 +134,15 @@ export class SweGymEnvironment implements EnvironmentV1 {
 
   async grade(options: { signal?: AbortSignal } = {}): Promise<Grade> {
     const patch = this.submission ?? "";
+    const cache = this.settings.gradeCache;
+    if (cache === undefined) return this.evaluate(patch, options.signal);
+    const grade = await cache.grade(this.instance.instance_id, patch, () =>
+      this.evaluate(patch, options.signal),
+    );
+    return { ...grade, details: { ...grade.details, submitted: this.submission !== null } };
+  }
+
+  private async evaluate(patch: string, signal: AbortSignal | undefined): Promise<Grade> {
     const result = await runEvaluation({
       instance: this.instance,
       spec: this.settings.spec,
@@ -139,7 +151,7 @@ export class SweGymEnvironment implements EnvironmentV1 {
       runtime: this.settings.runtime,
       timeLimitMs: this.settings.gradeTimeLimitMs,
       condaEnvironment: this.settings.condaEnvironment,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(signal === undefined ? {} : { signal }),
     });
     const resolved = result.report.resolved;
     return {

@@ -1,0 +1,80 @@
+/**
+ * The shell commands the grammar writes. Each is ONE command (mini-swe-agent's rule: one command, or
+ * commands joined by `&&`), runs in a fresh subshell in the repository, and prints what the next view
+ * is read from.
+ */
+
+/** mini-swe-agent's submission command (swebench.yaml `instance_template`, "Submission"). */
+export const submitCommand = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached";
+
+/** Lists the repository's Python files. */
+export const exploreCommand = "find . -name '*.py' -not -path './.git/*' | sort | head -n 200";
+
+/** A Python single-quoted-safe text for a shell `'...'` argument. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Searches the non-test Python sources for a fixed string, with file names and line numbers. */
+export function searchCommand(term: string): string {
+  return `grep -rnF --include='*.py' --exclude-dir=tests --exclude-dir=.git -e ${shellQuote(term)} . | head -n 40`;
+}
+
+/** Shows lines `first`..`last` of a file with their numbers (the prompt's own "View file content" example). */
+export function showCommand(file: string, first: number, last: number): string {
+  return `nl -ba ${shellQuote(file)} | sed -n '${first},${last}p'`;
+}
+
+/** Runs the tests: all of them, one test file or one test id; stops at the first failure. */
+export function testCommand(target: string | null): string {
+  const what = target === null ? "" : ` ${shellQuote(target)}`;
+  return `python3 -m pytest -x -q -p no:cacheprovider --tb=short${what} 2>&1 | tail -n 60`;
+}
+
+/** Python literal of a text (a JSON string is a valid Python string literal). */
+function pythonString(text: string): string {
+  return JSON.stringify(text);
+}
+
+/**
+ * Replaces line `line` of `file` with `replacement` only if it still reads `original`, prints what
+ * changed, then shows the region around it. A line that changed since the view showed it is left
+ * alone and the script says so.
+ */
+export function editCommand(file: string, line: number, original: string, replacement: string): string {
+  const script = [
+    "import pathlib, sys",
+    `path = pathlib.Path(${pythonString(file)})`,
+    `number, old, new = ${line}, ${pythonString(original)}, ${pythonString(replacement)}`,
+    'lines = path.read_text().split("\\n")',
+    "if number > len(lines) or lines[number - 1] != old:",
+    '    sys.exit(f"not edited: line {number} of {path} no longer reads {old!r}")',
+    "lines[number - 1] = new",
+    'path.write_text("\\n".join(lines))',
+    'print(f"edited {path}:{number}: {old.strip()} -> {new.strip()}")',
+  ].join("\n");
+  const first = Math.max(1, line - 5);
+  return `python3 - <<'HS_EDIT' && ${showCommand(file, first, line + 5)}\n${script}\nHS_EDIT`;
+}
+
+/** Restores an edited file to the checked-out version. */
+export function revertCommand(file: string): string {
+  return `git checkout -- ${shellQuote(file)} && git status --short`;
+}
+
+/**
+ * Evaluates an expression the issue writes (`parse("+5m")`) with every public name of the given
+ * packages and their modules in scope, printing its repr or the traceback.
+ */
+export function reproduceCommand(packages: readonly string[], expression: string): string {
+  const script = [
+    "import importlib, pkgutil",
+    `for package_name in ${JSON.stringify(packages)}:`,
+    "    package = importlib.import_module(package_name)",
+    "    modules = [package] + [importlib.import_module(package.__name__ + '.' + info.name) for info in pkgutil.iter_modules(getattr(package, '__path__', []))]",
+    "    for module in modules:",
+    "        globals().update({key: value for key, value in vars(module).items() if not key.startswith('_')})",
+    `print(repr(${expression}))`,
+  ].join("\n");
+  return `python3 - <<'HS_RUN'\n${script}\nHS_RUN`;
+}

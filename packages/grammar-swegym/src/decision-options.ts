@@ -1,0 +1,58 @@
+import type { Decision, DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
+import { type FeatureName, featureIndex, featureVectorOver } from "./features.js";
+import type { ReadView } from "./read-view.js";
+import type { ViewContext } from "./view-context.js";
+
+const orderFeature = featureIndex.get("option-order") ?? -1;
+
+/** An option: the view's context vector with `values` written over it. */
+export function option(
+  label: string,
+  values: Partial<Record<FeatureName, number>>,
+  context: ViewContext,
+): DecisionOption {
+  return { label, features: featureVectorOver(context.contextVector, values) };
+}
+
+/** The step that asks `name` over `options` (never empty), each marked with where it stands. */
+export function ask(name: string, options: readonly DecisionOption[]): GrammarStep {
+  if (options.length === 0) throw new Error(`the grammar built decision "${name}" without options`);
+  const last = options.length - 1;
+  const marked = options.map((entry, index) => {
+    const features = entry.features.slice();
+    features[orderFeature] = last <= 0 ? 0 : index / last;
+    return { label: entry.label, features };
+  });
+  const decision: Decision = { name, options: marked };
+  return { done: false, decision };
+}
+
+/** What follows the first `prefix:` of a label. */
+export function labelValue(label: string): string {
+  return label.slice(label.indexOf(":") + 1);
+}
+
+/** The finished step that runs `command`: a THOUGHT and one bash block, and the bash tool call. */
+export function bashAction(read: ReadView, thought: string, command: string): GrammarStep {
+  const toolCalls: ToolCall[] = [
+    { id: "call-bash", name: read.bashTool?.name ?? "bash", arguments: { command } },
+  ];
+  const content = read.nativeTools
+    ? `THOUGHT: ${thought}`
+    : `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
+  return { done: true, content, toolCalls };
+}
+
+/** Stateless walk over the chosen labels; each decision reads the labels before it. */
+export class Walk {
+  private position = 0;
+  constructor(private readonly labels: readonly string[]) {}
+
+  /** The next label, or null when the walk reaches the decision to ask for. */
+  take(): string | null {
+    const label = this.labels[this.position];
+    if (label === undefined) return null;
+    this.position++;
+    return label;
+  }
+}

@@ -1,0 +1,161 @@
+import { type RewriteKind, rewriteKinds } from "./line-rewrites.js";
+
+/** Action kinds of the `kind` decision, in the order offered. */
+export const actionKinds = [
+  "explore",
+  "search",
+  "show",
+  "reproduce",
+  "test",
+  "edit",
+  "revert",
+  "submit",
+] as const;
+
+/** An action kind. */
+export type ActionKind = (typeof actionKinds)[number];
+
+/** Names of the option features, in vector order (the grammar's `featureCount` is their number). */
+export const featureNames = [
+  // context of the view (the same on every option of a decision)
+  "steps-taken",
+  "files-known",
+  "searches-made",
+  "lines-shown",
+  "edit-pending",
+  "tested-after-edit",
+  "last-test-failed",
+  "last-output-error",
+  "format-error",
+  // which action kind (one-hot on the `kind` decision)
+  ...actionKinds.map((kind) => `kind-${kind}` as const),
+  // search terms
+  "term-called",
+  "term-position",
+  "term-searched",
+  // files and regions
+  "file-in-traceback",
+  "file-in-search",
+  "file-named",
+  "file-shown",
+  "file-edited",
+  "region-traceback",
+  "region-search",
+  "region-top",
+  "region-next",
+  "region-shown",
+  "region-definition",
+  "region-innermost",
+  // lines to edit
+  "line-in-traceback",
+  "line-search-hit",
+  "line-statement-words",
+  "line-rewrites",
+  "line-edited",
+  "line-control",
+  "line-raise",
+  "line-just-shown",
+  // rewrites (one-hot by operator kind)
+  ...rewriteKinds.map((kind) => `rewrite-${kind}` as const),
+  "rewrite-tried",
+  "rewrite-statement-number",
+  // test targets
+  "test-all",
+  "test-file",
+  "test-failing",
+  // the grammar's heuristic fit of an option to the view, and where it stands in its decision
+  "option-fit",
+  "option-order",
+  "bias",
+] as const;
+
+/** A feature name. */
+export type FeatureName = (typeof featureNames)[number];
+
+/** Position of each feature in the vector. */
+export const featureIndex = new Map<string, number>(featureNames.map((name, index) => [name, index]));
+
+/** The feature of a rewrite kind. */
+export function rewriteFeature(kind: RewriteKind): FeatureName {
+  return `rewrite-${kind}`;
+}
+
+/** `base` (a full vector) with the named values written over it; the bias stays 1. */
+export function featureVectorOver(
+  base: readonly number[],
+  values: Partial<Record<FeatureName, number>>,
+): number[] {
+  const vector = base.slice();
+  for (const name in values) {
+    const index = featureIndex.get(name);
+    const value = values[name as FeatureName];
+    if (index !== undefined && value !== undefined) vector[index] = value;
+  }
+  vector[featureNames.length - 1] = 1;
+  return vector;
+}
+
+/**
+ * The designer's prior: what a reader of the issue would do first. The kind decision follows the
+ * grammar's `option-fit` (list the files, search the issue's names, look at what a search or
+ * traceback points at, edit a shown line, run the tests, submit once they pass after an edit, revert
+ * an edit that broke them); lines a traceback or search names and lines that use the issue's words
+ * are edited first; comparison and off-by-one rewrites slightly before the others.
+ */
+export const priorWeights: Partial<Record<FeatureName, number>> = {
+  "option-fit": 3,
+  "option-order": -0.3,
+  "term-called": 0.5,
+  "term-position": -0.5,
+  "term-searched": -3,
+  "file-in-traceback": 1.5,
+  "file-in-search": 1,
+  "file-named": 0.5,
+  "file-shown": -0.5,
+  "region-traceback": 1.5,
+  "region-search": 1,
+  "region-shown": -2,
+  "region-definition": 1,
+  "region-innermost": 1.5,
+  "line-in-traceback": 1.5,
+  "line-search-hit": 0.5,
+  "line-statement-words": 2,
+  "line-rewrites": 0.5,
+  "line-edited": -1.5,
+  "line-control": 0.5,
+  "line-raise": -1.5,
+  "line-just-shown": 1,
+  "rewrite-comparison": 0.6,
+  "rewrite-off-by-one": 0.3,
+  "rewrite-boolean": 0.3,
+  "rewrite-arithmetic": 0.3,
+  "rewrite-statement-number": 1,
+  "rewrite-tried": -4,
+  "test-all": 0.5,
+  "test-failing": 0.2,
+};
+
+/** Weights (default `priorWeights`) as a vector in feature order. */
+export function priorVector(weights = priorWeights): number[] {
+  return featureNames.map((name) => weights[name] ?? 0);
+}
+
+/** Hand-set limits and fits of the grammar; changing one changes the untrained policy's choices. */
+export const grammarTuning = {
+  /** Lines shown around a location. */
+  regionRadius: 12,
+  /** Lines of a file's first page. */
+  topLines: 60,
+  /** Lines edited files offer as candidates, at most. */
+  maxEditLines: 60,
+  /** Files offered by `show`, at most. */
+  maxFiles: 30,
+  /** Test files offered by `test`, at most. */
+  maxTestFiles: 8,
+  /** Steps after which submitting is pressed for, one `option-fit` point a step (an untrained episode stays short). */
+  submitPressureSteps: 8,
+  /** Edits undone after failing tests, after which the prior submits instead of trying another. */
+  maxFailedEdits: 2,
+  /** Steps over which `steps-taken` rises to 1. */
+  stepsCap: 20,
+} as const;

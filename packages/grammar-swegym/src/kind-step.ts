@@ -1,0 +1,95 @@
+import type { DecisionOption, GrammarStep } from "@hs/harness";
+import { ask, option } from "./decision-options.js";
+import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
+import { showTargets } from "./show-step.js";
+import type { ViewContext } from "./view-context.js";
+
+/** Whether a kind has options in this view (submit, explore and test always do). */
+export function kindAvailable(kind: ActionKind, context: ViewContext): boolean {
+  const { read } = context;
+  switch (kind) {
+    case "search":
+      return read.terms.identifiers.length > 0;
+    case "show":
+      return showTargets(context).length > 0;
+    case "reproduce":
+      return read.terms.expressions.length > 0 && context.packages.length > 0;
+    case "edit":
+      return context.pendingEdit === null && context.editLines().length > 0;
+    case "revert":
+      return context.liveEdits.length > 0;
+    default:
+      return true;
+  }
+}
+
+function searchFit(context: ViewContext): number {
+  const { read } = context;
+  const unsearched = read.terms.identifiers.some((term) => !read.searched.has(term));
+  if (!unsearched) return -2;
+  if (read.searched.size === 0) return read.explored ? 1.5 : 0.5;
+  return read.shownRanges.size === 0 ? 0.3 : 0;
+}
+
+function showFit(context: ViewContext): number {
+  const fresh = showTargets(context).some((target) => target.fresh);
+  if (context.read.shownRanges.size === 0) return fresh ? 1.8 : 0.6;
+  return fresh ? 0.3 : -0.5;
+}
+
+/** Edits the episode has undone (each a failed attempt). */
+function revertedEdits(context: ViewContext): number {
+  return context.read.edits.filter((edit) => edit.applied && edit.reverted).length;
+}
+
+function editFit(context: ViewContext): number {
+  if (revertedEdits(context) >= grammarTuning.maxFailedEdits) return 0;
+  const lastTestFailed = context.lastTest?.passed === false && context.testedAfterEdit;
+  if (lastTestFailed) return -2;
+  return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
+}
+
+function submitFit(context: ViewContext): number {
+  const steps = context.read.steps.length;
+  const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
+  if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
+  if (context.pendingEdit !== null && revertedEdits(context) > 0) return 3 + pressure;
+  if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
+    return 3 + pressure;
+  return -2 + pressure;
+}
+
+/** The grammar's heuristic fit of each kind to the view: the designer's order of work. */
+export function kindFit(kind: ActionKind, context: ViewContext): number {
+  const { read } = context;
+  switch (kind) {
+    case "explore":
+      return read.explored || read.files.length > 0 ? -3 : 2;
+    case "search":
+      return searchFit(context);
+    case "show":
+      return showFit(context);
+    case "reproduce":
+      return read.reproduced.size === 0 && read.explored ? 0.3 : -1;
+    case "edit":
+      return editFit(context);
+    case "test":
+      // one test run per episode: after a first edit is undone, the next one is submitted untested
+      if (context.pendingEdit !== null) return revertedEdits(context) === 0 ? 2.5 : -1;
+      return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
+    case "revert":
+      return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;
+    case "submit":
+      return submitFit(context);
+  }
+}
+
+/** The first decision: which kind of action. */
+export function kindStep(context: ViewContext): GrammarStep {
+  const options: DecisionOption[] = actionKinds
+    .filter((kind) => kindAvailable(kind, context))
+    .map((kind) =>
+      option(`kind:${kind}`, { [`kind-${kind}`]: 1, "option-fit": kindFit(kind, context) }, context),
+    );
+  return ask("kind", options);
+}

@@ -1,0 +1,183 @@
+import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
+import { readStep } from "./read-step.js";
+import { type StatementTerms, statementTerms } from "./statement-terms.js";
+
+/** A line of a file as the view last showed it. */
+export interface ShownLine {
+  /** The line's text, exactly as shown. */
+  text: string;
+  /** Index of the step whose output showed it. */
+  step: number;
+}
+
+/** A place in a file the view points at. */
+export interface ViewLocation {
+  /** Repository-relative path. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** Where it was seen: a traceback frame, a search hit or a pytest location line. */
+  source: "traceback" | "search" | "pytest";
+  /** Index of the step whose output showed it. */
+  step: number;
+}
+
+/** An edit an earlier step made with the grammar's edit command. */
+export interface ObservedEdit {
+  /** Repository-relative path. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** The line before the edit. */
+  original: string;
+  /** The line after it. */
+  replacement: string;
+  /** Whether the output says the line was changed. */
+  applied: boolean;
+  /** Whether a later step reverted the file. */
+  reverted: boolean;
+  /** Index of the step. */
+  step: number;
+}
+
+/** A test run an earlier step made. */
+export interface ObservedTestRun {
+  /** Index of the step. */
+  step: number;
+  /** Whether the run's summary line reports no failure and no error (null when it shows none). */
+  passed: boolean | null;
+  /** Test ids the output reports as failed. */
+  failedIds: string[];
+}
+
+/** One earlier step: the command sent and the text that came back. */
+export interface ObservedStep {
+  /** The bash command (or an editor call written as `editor view PATH`), null for an unreadable reply. */
+  command: string | null;
+  /** The observation text (null when none followed). */
+  output: string | null;
+}
+
+/** The rendered view, read the way a reader of the conversation would. */
+export interface ReadView {
+  /** The problem statement. */
+  statement: string;
+  /** Names, expressions and numbers the statement writes. */
+  terms: StatementTerms;
+  /** Whether replies are native tool calls. */
+  nativeTools: boolean;
+  /** The bash tool, when the view offers it natively. */
+  bashTool: ToolSpec | undefined;
+  /** The terminal (submit) tool, when the view offers it natively. */
+  submitTool: ToolSpec | undefined;
+  /** Earlier steps, oldest first. */
+  steps: ObservedStep[];
+  /** Python files the view has listed or named, repository-relative, in order first seen. */
+  files: string[];
+  /** Lines shown with their numbers, by file. */
+  shown: Map<string, Map<number, ShownLine>>;
+  /** Places the outputs point at, oldest first. */
+  locations: ViewLocation[];
+  /** Terms searched with grep. */
+  searched: Set<string>;
+  /** Ranges shown by file (`nl -ba` / editor views). */
+  shownRanges: Map<string, [number, number][]>;
+  /** Edits made with the grammar's edit command. */
+  edits: ObservedEdit[];
+  /** Test runs. */
+  tests: ObservedTestRun[];
+  /** Expressions evaluated. */
+  reproduced: Set<string>;
+  /** Whether the file listing has been run. */
+  explored: boolean;
+  /** Whether the last user message is the format-error re-prompt. */
+  formatError: boolean;
+}
+
+/** mini-swe-agent's `action_regex` (agents/default.py). */
+const bashBlock = /```bash\s*\n([\s\S]*?)\n```/g;
+
+/** The command of an assistant reply: its one bash block, or the bash / editor tool call. */
+export function commandOfReply(message: ChatMessage): string | null {
+  for (const call of message.toolCalls ?? []) {
+    const args = call.arguments as Record<string, unknown>;
+    if (typeof args.command === "string" && call.name !== "str_replace_editor") return args.command;
+    if (call.name === "str_replace_editor" && typeof args.path === "string")
+      return `editor ${String(args.command)} ${args.path}`;
+    if (/submit/i.test(call.name)) return "submit";
+  }
+  const blocks = [...message.content.matchAll(bashBlock)];
+  return blocks.length === 1 ? ((blocks[0] as RegExpMatchArray)[1] as string) : null;
+}
+
+function statementOf(messages: readonly ChatMessage[]): string {
+  const first = messages.find((message) => message.role === "user")?.content ?? "";
+  const pr = /Consider the following PR description:\n([\s\S]*?)\n<\/pr_description>/.exec(first);
+  if (pr !== null) return (pr[1] as string).trim();
+  const issue = /<issue>\n?([\s\S]*?)\n?<\/issue>/.exec(first);
+  return (issue?.[1] ?? first).trim();
+}
+
+/** The observation body: `<output>` of mini-swe-agent's format, or the whole text. */
+function outputBody(text: string): string {
+  const match = /<output>\n?([\s\S]*?)\n?<\/output>/.exec(text);
+  return match === null ? text : (match[1] as string);
+}
+
+/** Steps of the conversation after the task message. */
+function stepsOf(messages: readonly ChatMessage[]): ObservedStep[] {
+  const steps: ObservedStep[] = [];
+  messages.forEach((message, index) => {
+    if (message.role !== "assistant") return;
+    const replies: string[] = [];
+    for (let next = index + 1; next < messages.length; next++) {
+      const reply = messages[next];
+      if (reply === undefined || reply.role === "assistant") break;
+      replies.push(reply.content);
+    }
+    steps.push({
+      command: commandOfReply(message),
+      output: replies.length === 0 ? null : outputBody(replies.join("\n\n")),
+    });
+  });
+  return steps;
+}
+
+const cache = new WeakMap<PolicyView, ReadView>();
+
+/** Reads a view once (cached per view object). */
+export function readView(view: PolicyView): ReadView {
+  const cached = cache.get(view);
+  if (cached !== undefined) return cached;
+  const read = readViewUncached(view);
+  cache.set(view, read);
+  return read;
+}
+
+function readViewUncached(view: PolicyView): ReadView {
+  const statement = statementOf(view.messages);
+  const last = view.messages.at(-1);
+  const read: ReadView = {
+    statement,
+    terms: statementTerms(statement),
+    nativeTools: view.actionFormat === "tool-calls",
+    bashTool: view.tools.find((tool) => tool.name === "bash"),
+    submitTool:
+      view.tools.find((tool) => tool.terminal === true) ?? view.tools.find((tool) => tool.name === "submit"),
+    steps: stepsOf(view.messages),
+    files: [],
+    shown: new Map(),
+    locations: [],
+    searched: new Set(),
+    shownRanges: new Map(),
+    edits: [],
+    tests: [],
+    reproduced: new Set(),
+    explored: false,
+    formatError: last?.role === "user" && /EXACTLY ONE action/.test(last.content),
+  };
+  read.steps.forEach((step, index) => {
+    readStep(read, step, index);
+  });
+  return read;
+}

@@ -1,0 +1,104 @@
+import { pythonKeywords } from "./python-tokens.js";
+
+/** What the grammar takes from the problem statement: names to search, expressions to run, numbers. */
+export interface StatementTerms {
+  /** Identifiers the statement writes as code (`parse`, `UNIT_SECONDS`, `split_evenly`), in order. */
+  identifiers: string[];
+  /** Identifiers the statement calls (`parse(...)`): a subset of `identifiers`. */
+  called: Set<string>;
+  /** Call expressions it writes (`parse("+5m")`, or a `>>> ` line), to evaluate. */
+  expressions: string[];
+  /** Numbers it writes, as written. */
+  numbers: string[];
+  /** Lower-cased words of the statement, for overlap features. */
+  words: Set<string>;
+}
+
+const maxIdentifiers = 12;
+const maxExpressions = 6;
+const maxNumbers = 8;
+const proseStopWords = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "that",
+  "this",
+  "from",
+  "returns",
+  "return",
+  "print",
+  "true",
+  "false",
+  "none",
+]);
+
+/** Code spans of a markdown text: inline `...` spans and the lines of ``` blocks. */
+function codeSpans(text: string): string[] {
+  const spans: string[] = [];
+  for (const block of text.matchAll(/```[\w-]*\n([\s\S]*?)```/g))
+    spans.push(...(block[1] as string).split("\n"));
+  const withoutBlocks = text.replace(/```[\s\S]*?```/g, " ");
+  for (const inline of withoutBlocks.matchAll(/`([^`\n]+)`/g)) spans.push(inline[1] as string);
+  return spans.map((span) => span.trim()).filter((span) => span.length > 0);
+}
+
+function isBalanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(" || char === "[" || char === "{") depth++;
+    if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function expressionOf(span: string): string | null {
+  const text = span.startsWith(">>> ") ? span.slice(4).trim() : span;
+  if (text.length > 160 || !/^[A-Za-z_][\w.]*\(.*\)$/.test(text) || !isBalanced(text)) return null;
+  if (/^(print|import|from)\b/.test(text)) return null;
+  return text;
+}
+
+function isSearchable(name: string): boolean {
+  return name.length >= 3 && !pythonKeywords.has(name) && !proseStopWords.has(name.toLowerCase());
+}
+
+function addIdentifiers(terms: StatementTerms, code: string): void {
+  for (const match of code.matchAll(/[A-Za-z_][A-Za-z0-9_]*(\s*\()?/g)) {
+    const name = match[0].replace(/\s*\($/, "");
+    const before = code[match.index - 1];
+    if (before !== undefined && /["'\d]/.test(before)) continue;
+    if (!isSearchable(name)) continue;
+    if (match[1] !== undefined) terms.called.add(name);
+    if (!terms.identifiers.includes(name)) terms.identifiers.push(name);
+  }
+}
+
+/** Reads the statement's code names, call expressions and numbers (nothing but the statement's text). */
+export function statementTerms(statement: string): StatementTerms {
+  const terms: StatementTerms = {
+    identifiers: [],
+    called: new Set(),
+    expressions: [],
+    numbers: [],
+    words: new Set(),
+  };
+  const spans = codeSpans(statement);
+  for (const span of spans) {
+    const expression = expressionOf(span);
+    if (expression !== null && !terms.expressions.includes(expression)) terms.expressions.push(expression);
+    addIdentifiers(terms, span.replace(/(["'])(?:\\.|(?!\1).)*\1/g, " "));
+  }
+  const prose = statement.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]+`/g, " ");
+  for (const match of prose.matchAll(/\b([a-z]+_[a-z0-9_]+|[A-Za-z_]\w*(?=\(\)))/g))
+    addIdentifiers(terms, match[0]);
+  for (const match of statement.matchAll(/(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g)) {
+    if (!terms.numbers.includes(match[0])) terms.numbers.push(match[0]);
+  }
+  for (const word of statement.toLowerCase().match(/[a-z_][a-z0-9_]+/g) ?? []) terms.words.add(word);
+  terms.identifiers = terms.identifiers.slice(0, maxIdentifiers);
+  terms.expressions = terms.expressions.slice(0, maxExpressions);
+  terms.numbers = terms.numbers.slice(0, maxNumbers);
+  return terms;
+}

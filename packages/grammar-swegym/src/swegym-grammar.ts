@@ -1,0 +1,54 @@
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import {
+  editStep,
+  exploreStep,
+  reproduceStep,
+  revertStep,
+  searchStep,
+  submitStep,
+  testStep,
+} from "./action-steps.js";
+import { labelValue, Walk } from "./decision-options.js";
+import { type ActionKind, featureNames, priorVector } from "./features.js";
+import { kindStep } from "./kind-step.js";
+import { showStep } from "./show-step.js";
+import { type ViewContext, viewContext } from "./view-context.js";
+
+const steps: Record<ActionKind, (walk: Walk, context: ViewContext) => GrammarStep> = {
+  explore: exploreStep,
+  search: searchStep,
+  show: showStep,
+  reproduce: reproduceStep,
+  test: testStep,
+  edit: editStep,
+  revert: revertStep,
+  submit: submitStep,
+};
+
+/**
+ * The SWE-Gym action grammar: builds each action as staged decisions derived from the rendered view
+ * only (the problem statement, earlier commands and their outputs, format errors). Actions: explore
+ * (list the Python files), search (grep a name the statement writes), show (`nl -ba` a region around a
+ * traceback frame, search hit or pytest location, a file's top or its next page), reproduce (evaluate
+ * a call the statement writes), test (all, one test file, a failing test), edit (one shown line
+ * replaced by a candidate rewrite, checked against the shown text), revert (restore an edited file)
+ * and submit (mini-swe-agent's sentinel command, or the submit tool). Under the text protocol an
+ * action is a THOUGHT and exactly one bash block; under native tools, the bash or submit tool call.
+ */
+export function createSweGymGrammar(): ActionGrammarV1 {
+  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
+    const context = viewContext(view);
+    const walk = new Walk(chosen);
+    const kindLabel = walk.take();
+    if (kindLabel === null) return kindStep(context);
+    const step = steps[labelValue(kindLabel) as ActionKind] ?? submitStep;
+    return step(walk, context);
+  };
+  return {
+    specificationVersion: "v1",
+    featureCount: featureNames.length,
+    featureNames,
+    prior: priorVector(),
+    next,
+  };
+}
