@@ -44,6 +44,17 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
   grammarModule: "@hs/grammar-swegym",
+  // an episode runs real bash and pytest and is graded by a test run (about 4.5 s on 2 cores under
+  // load), DBBench's about 0.01 s: the main job is sized for that
+  mainJobDefaults: {
+    budget: 128,
+    evolveTasks: 20,
+    rollouts: 1,
+    generations: 1,
+    candidates: 2,
+    maxFailures: 16,
+    promptsPerStep: 2,
+  },
   async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
     const runtime = stringOption(values, "runtime") ?? "local";
     if (runtime !== "local" && runtime !== "docker") {
