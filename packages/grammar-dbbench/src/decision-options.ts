@@ -1,3 +1,5 @@
+export { DecisionWalk as Walk, labelValue } from "@hs/harness";
+
 import type { Decision, DecisionOption, GrammarStep } from "@hs/harness";
 import { type FeatureName, featureIndex, featureNames, featureVectorOver } from "./features.js";
 import type { SpanRole } from "./question-structure.js";
@@ -93,11 +95,6 @@ export function ask(decision: Decision): GrammarStep {
   return { done: false, decision: { name: decision.name, options } };
 }
 
-/** What follows the `prefix:` of a label. */
-export function labelValue(label: string): string {
-  return label.slice(label.indexOf(":") + 1);
-}
-
 /** A value computed on first use. */
 export function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
@@ -141,18 +138,4 @@ export function roleFit(sign: RoleSign, role: () => SpanRole): number {
   if (sign === "set") return set - filter;
   if (sign === "filter") return filter - set;
   return -filter;
-}
-
-/** Stateless walk over the chosen labels; each decision reads the labels before it. */
-export class Walk {
-  private position = 0;
-  constructor(private readonly labels: readonly string[]) {}
-
-  /** The next label, or null when the walk reaches the decision to ask for. */
-  take(): string | null {
-    const label = this.labels[this.position];
-    if (label === undefined) return null;
-    this.position++;
-    return label;
-  }
 }

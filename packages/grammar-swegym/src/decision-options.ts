@@ -1,3 +1,5 @@
+export { DecisionWalk as Walk, labelValue } from "@hs/harness";
+
 import type { Decision, DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
 import { type FeatureName, featureIndex, featureVectorOver } from "./features.js";
 import type { ReadView } from "./read-view.js";
@@ -27,11 +29,6 @@ export function ask(name: string, options: readonly DecisionOption[]): GrammarSt
   return { done: false, decision };
 }
 
-/** What follows the first `prefix:` of a label. */
-export function labelValue(label: string): string {
-  return label.slice(label.indexOf(":") + 1);
-}
-
 /** The finished step that runs `command`: a THOUGHT and one bash block, and the bash tool call. */
 export function bashAction(read: ReadView, thought: string, command: string): GrammarStep {
   const toolCalls: ToolCall[] = [
@@ -41,18 +38,4 @@ export function bashAction(read: ReadView, thought: string, command: string): Gr
     ? `THOUGHT: ${thought}`
     : `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\``;
   return { done: true, content, toolCalls };
-}
-
-/** Stateless walk over the chosen labels; each decision reads the labels before it. */
-export class Walk {
-  private position = 0;
-  constructor(private readonly labels: readonly string[]) {}
-
-  /** The next label, or null when the walk reaches the decision to ask for. */
-  take(): string | null {
-    const label = this.labels[this.position];
-    if (label === undefined) return null;
-    this.position++;
-    return label;
-  }
 }

@@ -1,3 +1,4 @@
+export * from "./decision-walk.js";
 export * from "./did-you-mean.js";
 export * from "./harness-hash.js";
 export * from "./json-file.js";
