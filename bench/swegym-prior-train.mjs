@@ -21,14 +21,16 @@ const { values } = parseArgs({
 const rollouts = Number(values.rollouts);
 const seed = Number(values.seed);
 const grammar = createSweGymGrammar();
-const benchmark = await createSweGym({ actionGrammar: grammar });
+// grading runs are cut at 120 s (SWE-bench's default is 1800 s): a submitted rewrite that loops
+// forever would otherwise hold the shared machine for half an hour
+const benchmark = await createSweGym({ actionGrammar: grammar, gradeTimeLimitMs: 120_000 });
 const harness = benchmark.presets[benchmark.defaultPreset];
 const policy = await createEmbeddedPolicy({ grammar, seed });
 const { tasks } = await benchmark.loadTasks({ split: "train" });
 const chosen = values.limit === undefined ? tasks : tasks.slice(0, Number(values.limit));
 const started = Date.now();
 const row = { episodes: 0, resolved: 0, tasksResolved: 0, steps: 0 };
-for (const task of chosen) {
+for (const [taskIndex, task] of chosen.entries()) {
   let any = false;
   for (let rollout = 0; rollout < rollouts; rollout++) {
     const trajectory = await runEpisode({
@@ -36,7 +38,8 @@ for (const task of chosen) {
       benchmark,
       harness,
       policy,
-      seed: seed * 1000 + rollout,
+      // a distinct episode seed per task and rollout, so tasks do not share one random stream
+      seed: seed * 100000 + taskIndex * 100 + rollout,
       mode: "sample",
     });
     row.episodes++;

@@ -42,11 +42,6 @@ function revertedEdits(context: ViewContext): number {
   return context.read.edits.filter((edit) => edit.applied && edit.reverted).length;
 }
 
-/** Whether the next edit is the episode's last attempt (submitted untested, to keep the episode short). */
-function lastAttempt(context: ViewContext): boolean {
-  return revertedEdits(context) >= grammarTuning.maxFailedEdits - 1;
-}
-
 function editFit(context: ViewContext): number {
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits) return 0;
   const lastTestFailed = context.lastTest?.passed === false && context.testedAfterEdit;
@@ -58,7 +53,6 @@ function submitFit(context: ViewContext): number {
   const steps = context.read.steps.length;
   const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
-  if (context.pendingEdit !== null && lastAttempt(context)) return 3 + pressure;
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
     return 3 + pressure;
   return -2 + pressure;
@@ -79,8 +73,8 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
     case "edit":
       return editFit(context);
     case "test":
-      // each edit is tested but the last attempt, which is submitted untested
-      if (context.pendingEdit !== null) return lastAttempt(context) ? -1 : 2.5;
+      // every edit is tested (an untested one may loop forever under the grader)
+      if (context.pendingEdit !== null) return 2.5;
       return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
     case "revert":
       return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;
