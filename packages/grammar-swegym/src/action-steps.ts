@@ -10,7 +10,8 @@ import {
 } from "./commands.js";
 import { ask, bashAction, labelValue, option, type Walk } from "./decision-options.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
-import { type EditLine, lineNames, type ViewContext } from "./view-context.js";
+import { statementRewriteKinds } from "./statement-kinds.js";
+import { type EditLine, enclosingDefinition, lineNames, type ViewContext } from "./view-context.js";
 
 /** `explore`: list the Python files. */
 export function exploreStep(_walk: Walk, context: ViewContext): GrammarStep {
@@ -121,6 +122,23 @@ export function revertStep(walk: Walk, context: ViewContext): GrammarStep {
   );
 }
 
+/** Whether the line's enclosing function or assignment is a name the statement writes. */
+function inNamedFunction(context: ViewContext, entry: EditLine): boolean {
+  const name = enclosingDefinition(context.read, entry.file, entry.line);
+  if (name === undefined) return false;
+  return context.read.terms.identifiers.includes(name) || context.read.terms.words.has(name.toLowerCase());
+}
+
+/** Whether a traceback frame of the latest run that had one points within 5 lines of the line. */
+function nearTraceback(context: ViewContext, entry: EditLine): boolean {
+  const frames = context.read.locations.filter((location) => location.source === "traceback");
+  const latest = Math.max(-1, ...frames.map((location) => location.step));
+  return frames.some(
+    (location) =>
+      location.step === latest && location.file === entry.file && Math.abs(location.line - entry.line) <= 5,
+  );
+}
+
 function lineValues(context: ViewContext, entry: EditLine) {
   const { read } = context;
   const names = lineNames(entry.text);
@@ -140,6 +158,8 @@ function lineValues(context: ViewContext, entry: EditLine) {
     "line-control": /^\s*(if|elif|while|return|for)\b/.test(entry.text) ? 1 : 0,
     "line-just-shown": read.shown.get(entry.file)?.get(entry.line)?.step === read.steps.length - 1 ? 1 : 0,
     "line-raise": /^\s*(raise|assert)\b/.test(entry.text) ? 1 : 0,
+    "line-in-named-function": inNamedFunction(context, entry) ? 1 : 0,
+    "line-traceback-near": nearTraceback(context, entry) ? 1 : 0,
   };
 }
 
@@ -162,6 +182,7 @@ export function editStep(walk: Walk, context: ViewContext): GrammarStep {
       (edit) => edit.file === entry.file && edit.line === entry.line && edit.replacement === text,
     );
   if (rewriteLabel === null) {
+    const statementKinds = statementRewriteKinds(context.read.statement);
     return ask(
       "rewrite",
       entry.rewrites.map((rewrite, index) =>
@@ -170,6 +191,7 @@ export function editStep(walk: Walk, context: ViewContext): GrammarStep {
           {
             [rewriteFeature(rewrite.kind)]: 1,
             "rewrite-tried": tried(rewrite.text) ? 1 : 0,
+            "rewrite-statement-kind": statementKinds.has(rewrite.kind) ? 1 : 0,
             "rewrite-statement-number": context.read.terms.numbers.some(
               (number) => rewrite.text.includes(number) && !entry.text.includes(number),
             )

@@ -25,10 +25,17 @@ export function showCommand(file: string, first: number, last: number): string {
   return `nl -ba ${shellQuote(file)} | sed -n '${first},${last}p'`;
 }
 
-/** Runs the tests: all of them, one test file or one test id; stops at the first failure. */
+/** Seconds a test run of the grammar may take before `timeout` stops it. */
+export const testTimeLimitSeconds = 20;
+
+/** The line a test run prints when `timeout` stopped it. */
+export const testTimeoutMarker = "HS: the test run timed out";
+
+/** Runs the tests: all of them, one test file or one test id; stops at the first failure or after 20 s. */
 export function testCommand(target: string | null): string {
   const what = target === null ? "" : ` ${shellQuote(target)}`;
-  return `python3 -m pytest -x -q -p no:cacheprovider --tb=short${what} 2>&1 | tail -n 60`;
+  // a rewrite can make the code loop forever: the run is cut after 20 s and says so
+  return `{ timeout ${testTimeLimitSeconds} python3 -m pytest -x -q -p no:cacheprovider --tb=short${what} 2>&1; [ $? -ne 124 ] || echo '${testTimeoutMarker}'; } | tail -n 60`;
 }
 
 /** Python literal of a text (a JSON string is a valid Python string literal). */

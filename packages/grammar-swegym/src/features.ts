@@ -46,6 +46,8 @@ export const featureNames = [
   "region-shown",
   "region-definition",
   "region-innermost",
+  "region-named-definition",
+  "region-import",
   // lines to edit
   "line-in-traceback",
   "line-search-hit",
@@ -55,10 +57,13 @@ export const featureNames = [
   "line-control",
   "line-raise",
   "line-just-shown",
+  "line-in-named-function",
+  "line-traceback-near",
   // rewrites (one-hot by operator kind)
   ...rewriteKinds.map((kind) => `rewrite-${kind}` as const),
   "rewrite-tried",
   "rewrite-statement-number",
+  "rewrite-statement-kind",
   // test targets
   "test-all",
   "test-file",
@@ -117,21 +122,29 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "region-shown": -2,
   "region-definition": 1,
   "region-innermost": 1.5,
+  "region-named-definition": 2,
+  "region-import": -3,
   "line-in-traceback": 1.5,
   "line-search-hit": 0.5,
   "line-statement-words": 2,
-  "line-rewrites": 0.5,
+  "line-rewrites": 0,
   "line-edited": -1.5,
   "line-control": 0.5,
   "line-raise": -1.5,
   "line-just-shown": 1,
+  "line-in-named-function": 2,
+  "line-traceback-near": 1,
   "rewrite-comparison": 0.6,
   "rewrite-off-by-one": 0.3,
   "rewrite-boolean": 0.3,
   "rewrite-arithmetic": 0.3,
+  "rewrite-normalize": 0.5,
+  "rewrite-identifier": -1.5,
+  "rewrite-literal": -0.5,
   "rewrite-statement-number": 1,
   "rewrite-tried": -4,
-  "test-all": 0.5,
+  "rewrite-statement-kind": 2,
+  "test-all": 1.5,
   "test-failing": 0.2,
 };
 
@@ -144,6 +157,8 @@ export function priorVector(weights = priorWeights): number[] {
 export const grammarTuning = {
   /** Lines shown around a location. */
   regionRadius: 12,
+  /** Lines shown after a definition's own line when a region is centred on it. */
+  definitionLines: 40,
   /** Lines of a file's first page. */
   topLines: 60,
   /** Lines edited files offer as candidates, at most. */
@@ -153,9 +168,9 @@ export const grammarTuning = {
   /** Test files offered by `test`, at most. */
   maxTestFiles: 8,
   /** Steps after which submitting is pressed for, one `option-fit` point a step (an untrained episode stays short). */
-  submitPressureSteps: 8,
+  submitPressureSteps: 11,
   /** Edits undone after failing tests, after which the prior submits instead of trying another. */
-  maxFailedEdits: 2,
+  maxFailedEdits: 3,
   /** Steps over which `steps-taken` rises to 1. */
   stepsCap: 20,
 } as const;

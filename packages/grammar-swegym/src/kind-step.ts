@@ -53,7 +53,6 @@ function submitFit(context: ViewContext): number {
   const steps = context.read.steps.length;
   const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
-  if (context.pendingEdit !== null && revertedEdits(context) > 0) return 3 + pressure;
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
     return 3 + pressure;
   return -2 + pressure;
@@ -74,8 +73,8 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
     case "edit":
       return editFit(context);
     case "test":
-      // one test run per episode: after a first edit is undone, the next one is submitted untested
-      if (context.pendingEdit !== null) return revertedEdits(context) === 0 ? 2.5 : -1;
+      // every edit is tested (an untested one may loop forever under the grader)
+      if (context.pendingEdit !== null) return 2.5;
       return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
     case "revert":
       return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;

@@ -1,3 +1,4 @@
+import { testTimeoutMarker } from "./commands.js";
 import type { ObservedStep, ReadView } from "./read-view.js";
 
 const numberedLine = /^\s*(\d+)\t(.*)$/;
@@ -82,7 +83,8 @@ function readTests(read: ReadView, output: string, step: number): void {
   const failedIds = [...output.matchAll(/^(?:FAILED|ERROR) (\S+::\S+)/gm)].map((match) => match[1] as string);
   const summary = /(\d+ (?:passed|failed|errors?)[^\n]*) in [\d.]+s/.exec(output)?.[1] ?? null;
   const failing = summary !== null && /\d+ (failed|errors?)/.test(summary);
-  const passed = summary === null ? (failedIds.length > 0 ? false : null) : !failing;
+  const timedOut = output.includes(testTimeoutMarker);
+  const passed = timedOut ? false : summary === null ? (failedIds.length > 0 ? false : null) : !failing;
   read.tests.push({ step, passed, failedIds });
 }
 

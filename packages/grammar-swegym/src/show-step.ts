@@ -42,6 +42,17 @@ function fileValues(context: ViewContext, file: string): Partial<Record<FeatureN
   };
 }
 
+/** Features of the line a region is centred on: a definition (of a name the statement writes), an import. */
+function lineKindValues(context: ViewContext, text: string): Partial<Record<FeatureName, number>> {
+  const definition = /^\s*(?:async\s+)?(?:def|class)\s+(\w+)/.exec(text);
+  const name = definition?.[1];
+  return {
+    "region-definition": definition === null ? 0 : 1,
+    "region-named-definition": name !== undefined && context.read.terms.identifiers.includes(name) ? 1 : 0,
+    "region-import": /^\s*(from|import)\s/.test(text) ? 1 : 0,
+  };
+}
+
 const targetCache = new WeakMap<ViewContext, ShowTarget[]>();
 
 /** The regions `show` offers: around each location in a source file, each file's top, the next page of a shown file. */
@@ -72,11 +83,14 @@ export function showTargets(context: ViewContext): ShowTarget[] {
   for (const location of latestFirst) {
     if (!context.sourceFiles.includes(location.file)) continue;
     const ranges = read.shownRanges.get(location.file);
+    const kindValues = lineKindValues(context, read.shown.get(location.file)?.get(location.line)?.text ?? "");
+    // a definition is shown from its line on, so that the body of the function is in view
+    const definition = kindValues["region-definition"] === 1;
     push({
       label: `at:${location.file}:${location.line}`,
       file: location.file,
-      first: Math.max(1, location.line - radius),
-      last: location.line + radius,
+      first: definition ? location.line : Math.max(1, location.line - radius),
+      last: location.line + (definition ? grammarTuning.definitionLines : radius),
       fresh: !inRanges(ranges, location.line),
       values: {
         ...fileValues(context, location.file),
@@ -84,11 +98,7 @@ export function showTargets(context: ViewContext): ShowTarget[] {
         "region-search": location.source === "search" ? 1 : 0,
         "region-shown": inRanges(ranges, location.line) ? 1 : 0,
         "region-innermost": innermost.has(location) ? 1 : 0,
-        "region-definition": /^\s*(async\s+)?(def|class)\s/.test(
-          read.shown.get(location.file)?.get(location.line)?.text ?? "",
-        )
-          ? 1
-          : 0,
+        ...kindValues,
       },
     });
   }

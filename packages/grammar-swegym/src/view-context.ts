@@ -132,3 +132,29 @@ export function viewContext(view: PolicyView): ViewContext {
   cache.set(view, context);
   return context;
 }
+
+function indentation(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+/**
+ * Name of the nearest shown `def`/`class` above a shown line that encloses it (by indentation), or of
+ * the module-level assignment whose literal holds it; undefined when the lines above are not shown.
+ */
+export function enclosingDefinition(read: ReadView, file: string, line: number): string | undefined {
+  const lines = read.shown.get(file);
+  const own = lines?.get(line);
+  if (lines === undefined || own === undefined) return undefined;
+  let limit = indentation(own.text);
+  for (let number = line - 1; number >= 1 && number >= line - 200; number--) {
+    const shown = lines.get(number);
+    if (shown === undefined) return undefined;
+    if (shown.text.trim() === "" || indentation(shown.text) >= limit) continue;
+    const match = /^\s*(?:async\s+)?(?:def|class)\s+(\w+)/.exec(shown.text);
+    if (match !== null) return match[1];
+    limit = indentation(shown.text);
+    // a module-level assignment (`UNIT_SECONDS = {`) encloses the lines of its literal
+    if (limit === 0) return /^(\w+)\s*(?::[^=]*)?=/.exec(shown.text)?.[1];
+  }
+  return undefined;
+}
