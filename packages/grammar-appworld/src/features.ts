@@ -1,3 +1,4 @@
+import { namedFeatures } from "@hs/harness";
 /**
  * Names of the option features, in vector order. Every option of every decision gets a vector of this
  * length; a feature that does not apply to an option is 0.
@@ -108,12 +109,12 @@ const priorWeights: FeatureValues = {
   "field:numeric": 0.3,
 };
 
+const features = namedFeatures(featureNames);
+
 /** The feature vector of named values. */
-export function featureVector(values: FeatureValues): number[] {
-  return featureNames.map((name) => (name === "bias" ? 1 : (values[name] ?? 0)));
-}
+export const featureVector: (values: FeatureValues) => number[] = features.vector;
 
 /** The prior as a vector over `featureNames`. */
 export function priorVector(): number[] {
-  return featureNames.map((name) => priorWeights[name] ?? 0);
+  return features.weights(priorWeights);
 }

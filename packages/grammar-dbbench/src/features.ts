@@ -1,3 +1,4 @@
+import { namedFeatures } from "@hs/harness";
 /** Names of the option features, in vector order (the grammar's `featureCount` is their number). */
 export const featureNames = [
   // context of the view
@@ -134,34 +135,16 @@ export const featureNames = [
 /** A feature name. */
 export type FeatureName = (typeof featureNames)[number];
 
+const features = namedFeatures(featureNames);
+
 /** Position of each feature in the vector. */
-export const featureIndex = new Map<string, number>(featureNames.map((name, index) => [name, index]));
+export const featureIndex = features.index;
 
 /** `base` (a full vector) with the named values written over it; the bias stays 1. */
-export function featureVectorOver(
-  base: readonly number[],
-  values: Partial<Record<FeatureName, number>>,
-): number[] {
-  const vector = base.slice();
-  for (const name in values) {
-    const index = featureIndex.get(name);
-    const value = values[name as FeatureName];
-    if (index !== undefined && value !== undefined) vector[index] = value;
-  }
-  vector[featureNames.length - 1] = 1;
-  return vector;
-}
+export const featureVectorOver = features.over;
 
 /** Builds a feature vector from named values (the rest are 0). */
-export function featureVector(values: Partial<Record<FeatureName, number>>): number[] {
-  const vector = new Array<number>(featureNames.length).fill(0);
-  for (const [name, value] of Object.entries(values)) {
-    const index = featureIndex.get(name);
-    if (index !== undefined && value !== undefined) vector[index] = value;
-  }
-  vector[featureNames.length - 1] = 1;
-  return vector;
-}
+export const featureVector = features.vector;
 
 /**
  * The grammar's prior: initial weights of a linear score over the features, written by hand from
@@ -248,7 +231,7 @@ export const alignmentWeights: Partial<Record<FeatureName, number>> = {
 
 /** Weights (default `priorWeights`) as a vector in feature order. */
 export function priorVector(weights = priorWeights): number[] {
-  return featureNames.map((name) => weights[name] ?? 0);
+  return features.weights(weights);
 }
 
 /**

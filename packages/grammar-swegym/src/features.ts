@@ -1,3 +1,4 @@
+import { namedFeatures } from "@hs/harness";
 import { type RewriteKind, rewriteKinds } from "./line-rewrites.js";
 
 /** Action kinds of the `kind` decision, in the order offered. */
@@ -77,27 +78,17 @@ export const featureNames = [
 /** A feature name. */
 export type FeatureName = (typeof featureNames)[number];
 
+const features = namedFeatures(featureNames);
+
 /** Position of each feature in the vector. */
-export const featureIndex = new Map<string, number>(featureNames.map((name, index) => [name, index]));
+export const featureIndex = features.index;
+
+/** `base` (a full vector) with the named values written over it; the bias stays 1. */
+export const featureVectorOver = features.over;
 
 /** The feature of a rewrite kind. */
 export function rewriteFeature(kind: RewriteKind): FeatureName {
   return `rewrite-${kind}`;
-}
-
-/** `base` (a full vector) with the named values written over it; the bias stays 1. */
-export function featureVectorOver(
-  base: readonly number[],
-  values: Partial<Record<FeatureName, number>>,
-): number[] {
-  const vector = base.slice();
-  for (const name in values) {
-    const index = featureIndex.get(name);
-    const value = values[name as FeatureName];
-    if (index !== undefined && value !== undefined) vector[index] = value;
-  }
-  vector[featureNames.length - 1] = 1;
-  return vector;
 }
 
 /**
@@ -150,7 +141,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
 
 /** Weights (default `priorWeights`) as a vector in feature order. */
 export function priorVector(weights = priorWeights): number[] {
-  return featureNames.map((name) => weights[name] ?? 0);
+  return features.weights(weights);
 }
 
 /** Hand-set limits and fits of the grammar; changing one changes the untrained policy's choices. */

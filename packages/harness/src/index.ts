@@ -3,6 +3,7 @@ export * from "./did-you-mean.js";
 export * from "./harness-hash.js";
 export * from "./json-file.js";
 export * from "./jsonl.js";
+export * from "./named-features.js";
 export * from "./observe.js";
 export * from "./parse-harness-config.js";
 export * from "./pool-entries.js";
