@@ -16,6 +16,12 @@ if (directory === undefined) {
 const percent = (value) => (value === null || value === undefined ? "n/a" : `${(value * 100).toFixed(1)}%`);
 
 const { properties, baseRun } = JSON.parse(readFileSync(join(directory, "pool.evolution.json"), "utf8"));
+if (properties === null) {
+  process.stdout.write(
+    `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; no sibling was kept, so there is no rescue matrix, locality or complementarity\n`,
+  );
+  process.exit(0);
+}
 const lines = [
   `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
   "",
