@@ -205,20 +205,10 @@ async function heldoutSplitsOf(args: CommandArguments): Promise<string[]> {
   }
 }
 
-/** Passes a stage's progress lines on, the first at once and then at most one per interval. */
-function throttled(say: (text: string) => void, name: string): (line: string) => void {
-  let last = 0;
-  return (line) => {
-    if (Date.now() - last < progressEverySeconds * 1000) return;
-    last = Date.now();
-    say(`${name}: ${line}`);
-  };
-}
-
 /**
- * Runs a stage whose own progress lines may be far apart (an evolve generation takes tens of seconds):
- * its lines are passed through as by `throttled`, and a "still running" line fills every silence
- * longer than the interval.
+ * Runs a stage whose own progress lines may be far apart (an evolve generation, or a training step on a
+ * benchmark whose episodes run test suites, takes minutes): its lines are passed through at most one per
+ * interval, and a "still running" line fills every silence longer than the interval.
  */
 export async function withHeartbeat<T>(
   say: (text: string) => void,
@@ -348,13 +338,16 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     }
 
     say(`training ${plan.train.length} runs (logs in ${join(settings.out, "logs")})`);
-    const progress = new Map(plan.train.map((job) => [job.name, throttled(say, job.name)]));
-    await runCliJobs(
-      plan.train,
-      settings.workers,
-      (result, finished) =>
-        say(`${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`),
-      { onProgress: (job, line) => progress.get(job.name)?.(line) },
+    await withHeartbeat(say, "training", (onProgress) =>
+      runCliJobs(
+        plan.train,
+        settings.workers,
+        (result, finished) =>
+          say(
+            `${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`,
+          ),
+        { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
+      ),
     );
 
     const evaluations = [...plan.untrained, ...plan.evaluate, ...plan.rankOne];
@@ -362,11 +355,18 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     say(
       `evaluating ${evaluations.length} policies and splits on held-out tasks (${evaluations.length - pending.length} kept)`,
     );
-    await runCliJobs(pending, settings.workers, async (result, finished) => {
-      await mkdir(dirname((result.job as EvalJob).output), { recursive: true });
-      await writeFile((result.job as EvalJob).output, result.stdout);
-      say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
-    });
+    await withHeartbeat(say, "evaluation", (onProgress) =>
+      runCliJobs(
+        pending,
+        settings.workers,
+        async (result, finished) => {
+          await mkdir(dirname((result.job as EvalJob).output), { recursive: true });
+          await writeFile((result.job as EvalJob).output, result.stdout);
+          say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
+        },
+        { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
+      ),
+    );
     const results = await collectResults(plan, settings, (Date.now() - started) / 1000);
     await writeFile(join(settings.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     const report = await writeReport({ experiments: [settings.out], out: join(settings.out, "report") });
