@@ -5,30 +5,11 @@ import { writeFileSync } from "node:fs";
 import { createAppWorld } from "../packages/benchmarks-appworld/dist/index.js";
 import { createAppWorldGrammar } from "../packages/grammar-appworld/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
+import { priorGreedyPolicy } from "./grammar-walk-policy.mjs";
 
 const [out, ...specs] = process.argv.slice(2);
 const grammar = createAppWorldGrammar();
-const score = (option) =>
-  option.features.reduce((sum, value, index) => sum + value * grammar.prior[index], 0);
-const policy = {
-  specificationVersion: "v1",
-  id: "prior-greedy",
-  version: "0",
-  async act(view) {
-    const labels = [];
-    for (;;) {
-      const step = grammar.next(view, labels);
-      if (step.done)
-        return {
-          content: step.content,
-          ...(view.actionFormat === "tool-calls" ? { toolCalls: step.toolCalls } : {}),
-          logprob: 0,
-          tokens: [],
-        };
-      labels.push([...step.decision.options].sort((left, right) => score(right) - score(left))[0].label);
-    }
-  },
-};
+const policy = priorGreedyPolicy(grammar);
 const appworld = createAppWorld({ parallelism: 1 });
 const { tasks } = await appworld.loadTasks({ split: "train" });
 const captured = [];

@@ -9,6 +9,7 @@ import { createAppWorld } from "../packages/benchmarks-appworld/dist/index.js";
 import { offlineTask } from "../packages/benchmarks-appworld/dist/world/offline-tasks.js";
 import { createAppWorldGrammar } from "../packages/grammar-appworld/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
+import { grammarWalkPolicy } from "./grammar-walk-policy.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -140,36 +141,20 @@ function optionScore(decision, label, gold, plan, text) {
 function oraclePolicy(gold, attempt) {
   const plan = goldPlan(gold);
   const random = mulberry(7919 * (attempt + 1));
-  return {
-    specificationVersion: "v1",
-    id: "oracle",
-    version: "0",
-    async act(view) {
-      const labels = [];
-      const text = view.messages.map((message) => message.content).join("\n");
-      for (;;) {
-        const step = grammar.next(view, labels);
-        if (step.done)
-          return {
-            content: step.content,
-            ...(view.actionFormat === "tool-calls" ? { toolCalls: step.toolCalls } : {}),
-            logprob: 0,
-            tokens: [],
-          };
-        const scored = step.decision.options.map((option, index) => ({
-          label: option.label,
-          score:
-            (step.decision.name === "kind"
-              ? kindScore(option.label, view, plan, random)
-              : optionScore(step.decision.name, option.label, gold, plan, text)) -
-            index * 1e-3 +
-            (attempt > 0 ? random() * 0.9 : 0),
-        }));
-        scored.sort((left, right) => right.score - left.score);
-        labels.push(scored[0].label);
-      }
-    },
-  };
+  return grammarWalkPolicy(grammar, "oracle", (decision, view) => {
+    const text = view.messages.map((message) => message.content).join("\n");
+    const scored = decision.options.map((option, index) => ({
+      label: option.label,
+      score:
+        (decision.name === "kind"
+          ? kindScore(option.label, view, plan, random)
+          : optionScore(decision.name, option.label, gold, plan, text)) -
+        index * 1e-3 +
+        (attempt > 0 ? random() * 0.9 : 0),
+    }));
+    scored.sort((left, right) => right.score - left.score);
+    return scored[0].label;
+  });
 }
 
 const appworld = createAppWorld({ parallelism: Number(values.parallelism) });

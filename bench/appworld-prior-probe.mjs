@@ -2,37 +2,10 @@
 import { createAppWorld } from "../packages/benchmarks-appworld/dist/index.js";
 import { createAppWorldGrammar } from "../packages/grammar-appworld/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
+import { priorGreedyPolicy } from "./grammar-walk-policy.mjs";
 
 const grammar = createAppWorldGrammar();
-const prior = grammar.prior;
-const greedyPolicy = {
-  specificationVersion: "v1",
-  id: "prior-greedy",
-  version: "0",
-  async act(view) {
-    const labels = [];
-    for (;;) {
-      const step = grammar.next(view, labels);
-      if (step.done)
-        return {
-          content: step.content,
-          ...(view.actionFormat === "tool-calls" ? { toolCalls: step.toolCalls } : {}),
-          logprob: 0,
-          tokens: [],
-        };
-      let best = step.decision.options[0];
-      let bestScore = -Infinity;
-      for (const option of step.decision.options) {
-        const score = option.features.reduce((sum, value, index) => sum + value * prior[index], 0);
-        if (score > bestScore) {
-          bestScore = score;
-          best = option;
-        }
-      }
-      labels.push(best.label);
-    }
-  },
-};
+const greedyPolicy = priorGreedyPolicy(grammar);
 const appworld = createAppWorld({ parallelism: 2 });
 const { tasks } = await appworld.loadTasks({ split: process.argv[2] ?? "train" });
 const only = process.argv[3];
