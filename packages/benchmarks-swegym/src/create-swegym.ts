@@ -14,7 +14,7 @@ import {
   type LoadTasksResult,
   type Task,
 } from "@hs/harness";
-import { bundledOwner, bundledTestCommand, ensureBundledMirror } from "./data/bundled-mirror.js";
+import { bundledOwner, bundledPython, bundledTestCommand, ensureBundledMirror } from "./data/bundled-mirror.js";
 import { parseInstances } from "./data/load-instances.js";
 import type { SweInstance } from "./data/swe-instance.js";
 import { SweGymEnvironment } from "./environment/environment.js";
@@ -59,6 +59,11 @@ export interface SweGymOptions {
   dataDirectory?: string;
   /** Where the bundled mirror is built (default the OS temp directory). */
   cacheDirectory?: string;
+  /**
+   * The Python the agent's `python`, `python3` and `pytest` run on the local runtime (default: the bundled
+   * repositories' own, Debian's `/usr/bin/python3`, when `repos` is not given; else what PATH finds).
+   */
+  python?: string;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
   /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
@@ -152,8 +157,14 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
     mirrorDirectory: await resolveMirror(options, dataDirectory),
     ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
     hiddenPaths: [dataDirectory],
+    ...pythonOption(options),
     ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
   });
+}
+
+function pythonOption(options: SweGymOptions): { python?: string } {
+  const python = options.python ?? (options.repos === undefined ? bundledPython : undefined);
+  return python === undefined ? {} : { python };
 }
 
 /** Where a load reads from: a file (its name is the split) or a bundled split. */

@@ -40,19 +40,24 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       type: "string",
       description: "local (default, bubblewrap where it works) or docker (SWE-Gym images)",
     },
+    python: {
+      type: "string",
+      description:
+        "Python the agent's python, python3 and pytest run, local runtime (default: /usr/bin/python3 for the bundled repositories)",
+    },
     "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
   grammarModule: "@hs/grammar-swegym",
-  // an episode runs real bash and pytest and is graded by a test run (about 4.5 s on 2 cores under
-  // load), DBBench's about 0.01 s: the main job is sized for that
+  // an episode runs real bash and pytest and is graded by a test run (2.7 s on 2 cores, DBBench's about
+  // 0.01 s): the main job is sized for that, with evolution over every train task
   mainJobDefaults: {
     budget: 128,
-    evolveTasks: 20,
+    evolveTasks: 0,
     rollouts: 1,
-    generations: 1,
+    generations: 2,
     candidates: 2,
-    maxFailures: 16,
+    maxFailures: 24,
     promptsPerStep: 2,
   },
   async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
@@ -64,6 +69,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     }
     const repos = stringOption(values, "repos");
     const specs = stringOption(values, "specs");
+    const python = stringOption(values, "python");
     const commandTimeLimitMs = numberOption(values, "command-timeout");
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
     return createSweGym({
@@ -71,6 +77,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(repos === undefined ? {} : { repos }),
       ...(specs === undefined ? {} : { specs }),
+      ...(python === undefined ? {} : { python }),
       ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),
       ...(gradeTimeLimitMs === undefined ? {} : { gradeTimeLimitMs }),
     });

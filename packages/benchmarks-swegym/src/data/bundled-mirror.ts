@@ -8,8 +8,10 @@ import { mirrorName, type SweInstance } from "./swe-instance.js";
 
 /** Author and committer of every bundled commit (scripts/bundled-constants.mjs holds the same values). */
 export const bundledAuthor = { name: "Harness-S Fixtures", email: "fixtures@harness-s.invalid" } as const;
-/** The test command of the bundled repositories: Debian's python3 and pytest (scripts/tools.sh installs them; scripts/bundled-constants.mjs holds the same). */
-export const bundledTestCommand = "/usr/bin/python3 -m pytest -rA -p no:cacheprovider";
+/** The Python of the bundled repositories: Debian's, with its pytest (scripts/tools.sh installs them). */
+export const bundledPython = "/usr/bin/python3";
+/** The test command of the bundled repositories (scripts/bundled-constants.mjs holds the same). */
+export const bundledTestCommand = `${bundledPython} -m pytest -rA -p no:cacheprovider`;
 /** Owner of the bundled repositories. */
 export const bundledOwner = "harness-s";
 

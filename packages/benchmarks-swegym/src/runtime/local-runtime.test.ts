@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
 import { createLocalRuntime } from "./local-runtime.js";
@@ -93,6 +93,34 @@ describe("local runtime", () => {
       await next.close();
     },
   );
+
+  it("puts the given Python first on PATH as python, python3 and pytest", async () => {
+    const python = "/usr/bin/python3";
+    const withPython = createLocalRuntime({ mirrorDirectory: fixture.mirror, python });
+    const workspace = await withPython.createWorkspace({
+      instanceId: fixture.instance.instance_id,
+      repo: fixture.instance.repo,
+      baseCommit: fixture.instance.base_commit,
+    });
+    const realpath = "import os, sys; print(os.path.realpath(sys.executable))";
+    const found = await workspace.run(
+      `python3 -c '${realpath}'; python -c '${realpath}'; pytest --version 2>&1; git status --porcelain | wc -l`,
+    );
+    const expected = await runtime
+      .createWorkspace({
+        instanceId: fixture.instance.instance_id,
+        repo: fixture.instance.repo,
+        baseCommit: fixture.instance.base_commit,
+      })
+      .then(async (plain) => {
+        const version = await plain.run(`${python} -m pytest --version 2>&1`);
+        await plain.close();
+        return version.output.trim();
+      });
+    const real = realpathSync(python);
+    expect(found.output.trim().split("\n")).toEqual([real, real, expected, "0"]);
+    await workspace.close();
+  });
 
   it("names the missing repository", async () => {
     await expect(

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { EnvironmentError } from "@hs/harness";
@@ -41,6 +41,12 @@ export interface LocalRuntimeOptions {
    * user's profile, whose output would come before the command's and hide the submit sentinel).
    */
   loginShell?: boolean;
+  /**
+   * Absolute path of the Python the repositories' tests run with. When given, every command finds it
+   * first on PATH as `python`, `python3` and `pytest`, as SWE-bench's images activate the conda env
+   * `testbed` for the agent and the grader alike (default: whatever PATH finds).
+   */
+  python?: string;
 }
 
 /** Environment of every command: mini-swe-agent's swebench.yaml `env`, no byte-code files in the repository. */
@@ -66,6 +72,16 @@ async function git(args: string[], cwd: string, signal?: AbortSignal): Promise<s
   return result.output;
 }
 
+/** `DIR/python`, `DIR/python3` linked to the interpreter and `DIR/pytest` running its pytest. */
+async function linkPython(directory: string, python: string): Promise<void> {
+  await mkdir(directory);
+  await symlink(python, join(directory, "python"));
+  await symlink(python, join(directory, "python3"));
+  const pytest = join(directory, "pytest");
+  await writeFile(pytest, `#!/bin/sh\nexec '${python.replaceAll("'", "'\\''")}' -m pytest "$@"\n`);
+  await chmod(pytest, 0o755);
+}
+
 class LocalWorkspace implements Workspace {
   readonly directory: string;
   private closed = false;
@@ -77,8 +93,14 @@ class LocalWorkspace implements Workspace {
     readonly cgroupDirectory: string | undefined,
     private readonly hiddenPaths: readonly string[],
     private readonly loginShell: boolean,
+    private readonly pathPrefix: string | undefined,
   ) {
     this.directory = join(episodeDirectory, "testbed");
+  }
+
+  private environment(): NodeJS.ProcessEnv {
+    const path = this.pathPrefix === undefined ? process.env.PATH : `${this.pathPrefix}:${process.env.PATH ?? ""}`;
+    return { ...process.env, ...commandEnvironment, ...(path === undefined ? {} : { PATH: path }) };
   }
 
   async run(command: string, options: RunOptions = {}) {
@@ -96,7 +118,7 @@ class LocalWorkspace implements Workspace {
         : [bash[0] as string, bash.slice(1)];
     return runProcess(program, args, {
       cwd: this.directory,
-      env: { ...process.env, ...commandEnvironment },
+      env: this.environment(),
       timeLimitMs: options.timeLimitMs ?? defaultCommandLimits.timeLimitMs,
       maxOutputBytes: options.maxOutputBytes ?? defaultCommandLimits.maxOutputBytes,
       ...(options.input === undefined ? {} : { input: options.input }),
@@ -151,6 +173,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         cgroup,
         hidden,
         options.loginShell ?? false,
+        options.python === undefined ? undefined : join(episodeDirectory, "bin"),
       );
       try {
         const directory = workspace.directory;
@@ -161,6 +184,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
           request.signal,
         );
         await git(["checkout", "-q", "--detach", "FETCH_HEAD"], directory, request.signal);
+        if (options.python !== undefined) await linkPython(join(episodeDirectory, "bin"), options.python);
       } catch (error) {
         await workspace.close();
         throw new EnvironmentError(
