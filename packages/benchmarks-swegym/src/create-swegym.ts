@@ -14,7 +14,12 @@ import {
   type LoadTasksResult,
   type Task,
 } from "@hs/harness";
-import { bundledOwner, bundledPython, bundledTestCommand, ensureBundledMirror } from "./data/bundled-mirror.js";
+import {
+  bundledOwner,
+  bundledPython,
+  bundledTestCommand,
+  ensureBundledMirror,
+} from "./data/bundled-mirror.js";
 import { parseInstances } from "./data/load-instances.js";
 import type { SweInstance } from "./data/swe-instance.js";
 import { SweGymEnvironment } from "./environment/environment.js";

@@ -99,7 +99,8 @@ class LocalWorkspace implements Workspace {
   }
 
   private environment(): NodeJS.ProcessEnv {
-    const path = this.pathPrefix === undefined ? process.env.PATH : `${this.pathPrefix}:${process.env.PATH ?? ""}`;
+    const path =
+      this.pathPrefix === undefined ? process.env.PATH : `${this.pathPrefix}:${process.env.PATH ?? ""}`;
     return { ...process.env, ...commandEnvironment, ...(path === undefined ? {} : { PATH: path }) };
   }
 
