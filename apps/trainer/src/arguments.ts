@@ -42,6 +42,7 @@ export const numberRules: Record<string, NumberRule> = {
   step: nonNegative,
   seeds: positive,
   workers: { kind: "integer", min: 1, max: 256 },
+  concurrency: { kind: "integer", min: 1, max: 64 },
   "evolve-tasks": positive,
   "judge-timeout": { kind: "integer", min: 1 },
   "judge-retries": { kind: "integer", min: 0, max: 20 },

@@ -28,6 +28,23 @@ describe("evolvePool on the lookup benchmark", async () => {
   });
   const { pool, report } = result;
 
+  it("gives the same pool and report with episodes run concurrently", async () => {
+    const concurrent = await evolvePool({
+      benchmark,
+      policy: createLookupSensitivePolicy(),
+      tasks,
+      base: lookupTextHarness,
+      rolloutsPerTask: 1,
+      generations: 3,
+      candidatesPerGeneration: 3,
+      seed: 3,
+      now: () => Date.UTC(2025, 0, 1),
+      concurrency: 3,
+    });
+    expect(concurrent.pool).toEqual(pool);
+    expect(concurrent.report).toEqual(report);
+  });
+
   it("labels the base failures", () => {
     expect(report.baseRun).toMatchObject({ episodes: 4, successes: 1, failures: 3 });
     expect(report.baseRun.modeCounts["budget-exhausted"]).toBe(1);

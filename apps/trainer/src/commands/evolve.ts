@@ -66,6 +66,7 @@ Options:
   --success-sample N     base successes each candidate is checked on (default ${evolveDefaults.successSample})
   --max-failures N       base failures per direction a candidate is validated on (default ${evolveDefaults.maxFailuresPerDirection})
   --directions LIST      comma-separated directions (default: all seven)
+  --concurrency N        episodes in flight at once (default 1; results do not depend on it)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
   --llm-model NAME       model name at that endpoint (enables the LLM parts)
   --llm-timeout MS       time limit of one LLM call attempt (default 120000)
@@ -85,6 +86,7 @@ Options:
     "success-sample": { type: "string" },
     "max-failures": { type: "string" },
     directions: { type: "string" },
+    concurrency: { type: "string" },
     "llm-base-url": { type: "string" },
     "llm-model": { type: "string" },
     "llm-timeout": { type: "string" },
@@ -151,6 +153,7 @@ Options:
       base,
       seed,
       directions,
+      concurrency: integerOption(args, "concurrency", 1),
       rolloutsPerTask: integerOption(args, "rollouts", evolveDefaults.rolloutsPerTask),
       generations: integerOption(args, "generations", evolveDefaults.generations),
       candidatesPerGeneration: integerOption(args, "candidates", evolveDefaults.candidatesPerGeneration),

@@ -28,7 +28,8 @@ Options:
   --tasks N          use only the first N tasks
   --rollouts N       rollouts per task and harness (default ${defaultProfileRollouts})
   --seed S           seed of the policy and episodes (default 0)
-  --step N           training step the profiles describe (default 0)`,
+  --step N           training step the profiles describe (default 0)
+  --concurrency N    episodes in flight at once (default 1; results do not depend on it)`,
   options: {
     bench: { type: "string" },
     pool: { type: "string" },
@@ -40,6 +41,7 @@ Options:
     rollouts: { type: "string" },
     seed: { type: "string" },
     step: { type: "string" },
+    concurrency: { type: "string" },
   },
   async run(args, io) {
     const poolFile = stringOption(args, "pool");
@@ -72,6 +74,7 @@ Options:
       pool,
       tasks,
       seed,
+      concurrency: integerOption(args, "concurrency", 1),
       rolloutsPerTask: integerOption(args, "rollouts", defaultProfileRollouts),
       step: integerOption(args, "step", 0),
       classifiers: [createRuleClassifier(conventions)],

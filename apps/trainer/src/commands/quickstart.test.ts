@@ -49,6 +49,9 @@ describe("quickstartPlan", () => {
     expect(plan.profile.args.join(" ")).toContain("--rollouts 2");
     expect(plan.train.every((job) => job.args.join(" ").includes("--group-size 4"))).toBe(true);
     expect(plan.evolve.args.join(" ")).not.toContain("--group-size");
+    expect(plan.evolve.args.join(" ")).toContain("--concurrency 2");
+    expect(plan.profile.args.join(" ")).toContain("--concurrency 2");
+    expect(plan.train.some((job) => job.args.includes("--concurrency"))).toBe(false);
   });
 
   it("evaluates every trained and untrained policy on every held-out split, each into its own file", () => {

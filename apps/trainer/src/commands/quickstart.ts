@@ -92,6 +92,9 @@ export function quickstartPlan(settings: QuickstartSettings) {
       String(settings.evolveTasks),
       "--seed",
       "0",
+      // evolve and profile run alone, so their episodes may take every worker
+      "--concurrency",
+      String(settings.workers),
       ...(settings.stageFlags?.evolve ?? []),
       "--out",
       pool,
@@ -109,6 +112,8 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "embedded",
       "--tasks",
       String(settings.evolveTasks),
+      "--concurrency",
+      String(settings.workers),
       ...(settings.stageFlags?.profile ?? []),
       "--out",
       profiles,
@@ -264,7 +269,8 @@ Options:
   --seeds N         seeds per method (default 3)
   --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
   --budget N        rollouts per training run (default 1024)
-  --workers N       child processes at once (default: the number of CPUs)
+  --workers N       child processes at once, and episodes at once in evolve and profile (default:
+                    the number of CPUs)
   --evolve-tasks N  training tasks used by evolve and profile (default 0: all of the training split)
   --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
   --splits LIST     held-out splits evaluated (default: every held-out split of the benchmark)
