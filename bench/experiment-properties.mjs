@@ -16,30 +16,30 @@ if (directory === undefined) {
 const percent = (value) => (value === null || value === undefined ? "n/a" : `${(value * 100).toFixed(1)}%`);
 
 const { properties, baseRun } = JSON.parse(readFileSync(join(directory, "pool.evolution.json"), "utf8"));
-if (properties === null) {
-  process.stdout.write(
-    `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; no sibling was kept, so there is no rescue matrix, locality or complementarity\n`,
-  );
-  process.exit(0);
-}
 const lines = [
   `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
   "",
-  "Rescue of base failures (overall), each sibling against a re-roll of the base harness:",
-  ...Object.entries(properties.overall).map(
-    ([harness, cell]) => `- ${harness}: ${cell.rescued}/${cell.attempts} (${percent(cell.rate)})`,
-  ),
-  "",
-  "Locality (share of a sibling's rescues in its own direction's failure modes, against chance):",
-  ...Object.entries(properties.locality).map(
-    ([harness, entry]) =>
-      `- ${harness} (${entry.direction}): ${entry.local}/${entry.rescues} local (${percent(entry.locality)}; chance ${percent(entry.chance)})`,
-  ),
-  "",
-  `Complementarity: union of siblings rescues ${properties.complementarity.unionTasks} of ${properties.complementarity.failedTasks} failed tasks; best single ${properties.complementarity.bestSingle?.harnessId ?? "none"} ${properties.complementarity.bestSingle?.tasks ?? 0}; ${properties.complementarity.pairs.length} pairs`,
-  "",
-  "Nonstationarity (re-anchored profiles of each Harness-S run: success rate / rescue rate per step):",
 ];
+if (properties === null) {
+  lines.push("No sibling was kept, so there is no rescue matrix, locality or complementarity.", "");
+} else {
+  lines.push(
+    "Rescue of base failures (overall), each sibling against a re-roll of the base harness:",
+    ...Object.entries(properties.overall).map(
+      ([harness, cell]) => `- ${harness}: ${cell.rescued}/${cell.attempts} (${percent(cell.rate)})`,
+    ),
+    "",
+    "Locality (share of a sibling's rescues in its own direction's failure modes, against chance):",
+    ...Object.entries(properties.locality).map(
+      ([harness, entry]) =>
+        `- ${harness} (${entry.direction}): ${entry.local}/${entry.rescues} local (${percent(entry.locality)}; chance ${percent(entry.chance)})`,
+    ),
+    "",
+    `Complementarity: union of siblings rescues ${properties.complementarity.unionTasks} of ${properties.complementarity.failedTasks} failed tasks; best single ${properties.complementarity.bestSingle?.harnessId ?? "none"} ${properties.complementarity.bestSingle?.tasks ?? 0}; ${properties.complementarity.pairs.length} pairs`,
+    "",
+  );
+}
+lines.push("Nonstationarity (re-anchored profiles of each Harness-S run: success rate / rescue rate per step):");
 const runs = join(directory, "runs", "harness-s");
 for (const seed of existsSync(runs) ? readdirSync(runs).sort() : []) {
   const file = join(runs, seed, "profiles.json");
