@@ -106,19 +106,9 @@ describe("local runtime", () => {
     const found = await workspace.run(
       `python3 -c '${realpath}'; python -c '${realpath}'; pytest --version 2>&1; git status --porcelain | wc -l`,
     );
-    const expected = await runtime
-      .createWorkspace({
-        instanceId: fixture.instance.instance_id,
-        repo: fixture.instance.repo,
-        baseCommit: fixture.instance.base_commit,
-      })
-      .then(async (plain) => {
-        const version = await plain.run(`${python} -m pytest --version 2>&1`);
-        await plain.close();
-        return version.output.trim();
-      });
+    const expected = await workspace.run(`${python} -m pytest --version 2>&1`);
     const real = realpathSync(python);
-    expect(found.output.trim().split("\n")).toEqual([real, real, expected, "0"]);
+    expect(found.output.trim().split("\n")).toEqual([real, real, expected.output.trim(), "0"]);
     await workspace.close();
   });
 
