@@ -39,7 +39,9 @@ if (properties === null) {
     "",
   );
 }
-lines.push("Nonstationarity (re-anchored profiles of each Harness-S run: success rate / rescue rate per step):");
+lines.push(
+  "Nonstationarity (re-anchored profiles of each Harness-S run: success rate / rescue rate per step):",
+);
 const runs = join(directory, "runs", "harness-s");
 for (const seed of existsSync(runs) ? readdirSync(runs).sort() : []) {
   const file = join(runs, seed, "profiles.json");
