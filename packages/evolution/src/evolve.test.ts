@@ -15,21 +15,8 @@ import { readPool, writePool } from "./pool-file.js";
 describe("evolvePool on the lookup benchmark", async () => {
   const benchmark = createLookupBenchmark();
   const { tasks } = await benchmark.loadTasks({});
-  const result = await evolvePool({
-    benchmark,
-    policy: createLookupSensitivePolicy(),
-    tasks,
-    base: lookupTextHarness,
-    rolloutsPerTask: 1,
-    generations: 3,
-    candidatesPerGeneration: 3,
-    seed: 3,
-    now: () => Date.UTC(2025, 0, 1),
-  });
-  const { pool, report } = result;
-
-  it("gives the same pool and report with episodes run concurrently", async () => {
-    const concurrent = await evolvePool({
+  const evolve = (concurrency: number) =>
+    evolvePool({
       benchmark,
       policy: createLookupSensitivePolicy(),
       tasks,
@@ -39,8 +26,13 @@ describe("evolvePool on the lookup benchmark", async () => {
       candidatesPerGeneration: 3,
       seed: 3,
       now: () => Date.UTC(2025, 0, 1),
-      concurrency: 3,
+      concurrency,
     });
+  const result = await evolve(1);
+  const { pool, report } = result;
+
+  it("gives the same pool and report with episodes run concurrently", async () => {
+    const concurrent = await evolve(3);
     expect(concurrent.pool).toEqual(pool);
     expect(concurrent.report).toEqual(report);
   });
