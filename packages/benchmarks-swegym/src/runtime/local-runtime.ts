@@ -82,8 +82,21 @@ async function linkPython(directory: string, python: string): Promise<void> {
   await chmod(pytest, 0o755);
 }
 
+/** The environment of a workspace's commands, with `binDirectory` first on PATH when given. */
+function workspaceEnvironment(binDirectory: string | undefined): NodeJS.ProcessEnv {
+  const inherited = process.env.PATH;
+  const path =
+    binDirectory === undefined || inherited === undefined
+      ? (binDirectory ?? inherited)
+      : `${binDirectory}:${inherited}`;
+  return { ...process.env, ...commandEnvironment, ...(path === undefined ? {} : { PATH: path }) };
+}
+
 class LocalWorkspace implements Workspace {
   readonly directory: string;
+  /** Where the interpreter's links go when the runtime was given a Python (first on PATH then). */
+  readonly binDirectory: string;
+  private readonly environment: NodeJS.ProcessEnv;
   private closed = false;
 
   constructor(
@@ -93,15 +106,11 @@ class LocalWorkspace implements Workspace {
     readonly cgroupDirectory: string | undefined,
     private readonly hiddenPaths: readonly string[],
     private readonly loginShell: boolean,
-    private readonly pathPrefix: string | undefined,
+    withPython: boolean,
   ) {
     this.directory = join(episodeDirectory, "testbed");
-  }
-
-  private environment(): NodeJS.ProcessEnv {
-    const path =
-      this.pathPrefix === undefined ? process.env.PATH : `${this.pathPrefix}:${process.env.PATH ?? ""}`;
-    return { ...process.env, ...commandEnvironment, ...(path === undefined ? {} : { PATH: path }) };
+    this.binDirectory = join(episodeDirectory, "bin");
+    this.environment = workspaceEnvironment(withPython ? this.binDirectory : undefined);
   }
 
   async run(command: string, options: RunOptions = {}) {
@@ -119,7 +128,7 @@ class LocalWorkspace implements Workspace {
         : [bash[0] as string, bash.slice(1)];
     return runProcess(program, args, {
       cwd: this.directory,
-      env: this.environment(),
+      env: this.environment,
       timeLimitMs: options.timeLimitMs ?? defaultCommandLimits.timeLimitMs,
       maxOutputBytes: options.maxOutputBytes ?? defaultCommandLimits.maxOutputBytes,
       ...(options.input === undefined ? {} : { input: options.input }),
@@ -174,7 +183,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         cgroup,
         hidden,
         options.loginShell ?? false,
-        options.python === undefined ? undefined : join(episodeDirectory, "bin"),
+        options.python !== undefined,
       );
       try {
         const directory = workspace.directory;
@@ -185,7 +194,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
           request.signal,
         );
         await git(["checkout", "-q", "--detach", "FETCH_HEAD"], directory, request.signal);
-        if (options.python !== undefined) await linkPython(join(episodeDirectory, "bin"), options.python);
+        if (options.python !== undefined) await linkPython(workspace.binDirectory, options.python);
       } catch (error) {
         await workspace.close();
         throw new EnvironmentError(
