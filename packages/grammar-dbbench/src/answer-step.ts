@@ -1,5 +1,5 @@
-import type { GrammarStep } from "@hs/harness";
-import { ask, categorical, guide, labelValue, option, type Walk } from "./decision-options.js";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
+import { ask, categorical, guide, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import { answerAction } from "./grammar-actions.js";
 import { isExplore } from "./sql-text.js";
@@ -51,7 +51,7 @@ function sourceDecision(context: ViewContext): GrammarStep {
 }
 
 /** An answer: which result (or none), then its format (all cells, first cell, first column). */
-export function answerStep(walk: Walk, context: ViewContext): GrammarStep {
+export function answerStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const sourceLabel = walk.take();
   if (sourceLabel === null) return sourceDecision(context);

@@ -1,6 +1,11 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import {
+  type ActionGrammarV1,
+  DecisionWalk,
+  type GrammarStep,
+  labelValue,
+  type PolicyView,
+} from "@hs/harness";
 import { answerStep } from "./answer-step.js";
-import { labelValue, Walk } from "./decision-options.js";
 import { exploreStep } from "./explore-step.js";
 import { featureNames, grammarTuning, priorVector } from "./features.js";
 import { insertStep } from "./insert-step.js";
@@ -17,7 +22,7 @@ export interface DbBenchGrammarOptions {
   maxSpanTokens?: number;
 }
 
-const steps: Record<string, (walk: Walk, context: ViewContext) => GrammarStep> = {
+const steps: Record<string, (walk: DecisionWalk, context: ViewContext) => GrammarStep> = {
   explore: exploreStep,
   query: queryStep,
   insert: insertStep,
@@ -38,7 +43,7 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
   const maxSpan = options.maxSpanTokens ?? grammarTuning.maxSpanTokens;
   const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
     const context = viewContext(view, maxSpan);
-    const walk = new Walk(chosen);
+    const walk = new DecisionWalk(chosen);
     const kindLabel = walk.take();
     if (kindLabel === null) return kindStep(context);
     const step = steps[labelValue(kindLabel)] ?? answerStep;

@@ -1,5 +1,3 @@
-export { DecisionWalk as Walk, labelValue } from "@hs/harness";
-
 import type { Decision, DecisionOption, GrammarStep } from "@hs/harness";
 import { type FeatureName, featureIndex, featureNames, featureVectorOver } from "./features.js";
 import type { SpanRole } from "./question-structure.js";

@@ -1,6 +1,6 @@
-import type { GrammarStep } from "@hs/harness";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
 import { columnOptions, staticColumnFeatures } from "./column-options.js";
-import { ask, guide, labelValue, optionOver, type Walk, withoutOptions } from "./decision-options.js";
+import { ask, guide, optionOver, withoutOptions } from "./decision-options.js";
 import { sqlAction } from "./grammar-actions.js";
 import type { ReadView } from "./read-view.js";
 import { exploreSql, quoteIdentifier } from "./sql-text.js";
@@ -59,7 +59,7 @@ function exploreTarget(context: ViewContext): GrammarStep {
 }
 
 /** An explore: a preview of the table, the distinct values of a column, or the read-back of the last change. */
-export function exploreStep(walk: Walk, context: ViewContext): GrammarStep {
+export function exploreStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const target = walk.take();
   const readBackSql = context.readBackSql;

@@ -1,12 +1,12 @@
-import type { GrammarStep } from "@hs/harness";
-import { ask, labelValue, type Walk } from "./decision-options.js";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
+import { ask } from "./decision-options.js";
 import { sqlAction } from "./grammar-actions.js";
 import { quoteIdentifier, quoteString } from "./sql-text.js";
 import { valueOptions } from "./value-options.js";
 import type { ViewContext } from "./view-context.js";
 
 /** An INSERT: a value for each header in order, the next one read after the previous one. */
-export function insertStep(walk: Walk, context: ViewContext): GrammarStep {
+export function insertStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const insertValues: string[] = [];
   for (const header of read.headers) {

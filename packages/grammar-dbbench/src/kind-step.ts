@@ -1,5 +1,5 @@
-import type { GrammarStep } from "@hs/harness";
-import { ask, categorical, guide, labelValue, withoutOptions } from "./decision-options.js";
+import { type GrammarStep, labelValue } from "@hs/harness";
+import { ask, categorical, guide, withoutOptions } from "./decision-options.js";
 import { shownExplores, unexploredFailedColumns } from "./explore-step.js";
 import { grammarTuning } from "./features.js";
 import { cue, type ViewContext } from "./view-context.js";

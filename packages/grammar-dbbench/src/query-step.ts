@@ -1,6 +1,6 @@
-import type { GrammarStep } from "@hs/harness";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
 import { columnOptions } from "./column-options.js";
-import { ask, categorical, guide, labelValue, type Walk } from "./decision-options.js";
+import { ask, categorical, guide } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import { sqlAction } from "./grammar-actions.js";
 import { headerKind } from "./question-structure.js";
@@ -111,7 +111,11 @@ interface Conditions {
 }
 
 /** Up to `maxConditions` conditions (stop, or column, operator and value each), or the decision to ask. */
-function conditionClauses(walk: Walk, context: ViewContext, select: string): Conditions | GrammarStep {
+function conditionClauses(
+  walk: DecisionWalk,
+  context: ViewContext,
+  select: string,
+): Conditions | GrammarStep {
   const conditions: string[] = [];
   const usedColumns = select === "*" ? [] : [select];
   const usedValues: string[] = [];
@@ -153,7 +157,11 @@ function conditionClauses(walk: Walk, context: ViewContext, select: string): Con
 }
 
 /** The ORDER BY ... LIMIT 1 clause ("" for none), or the decision to ask. */
-function orderClause(walk: Walk, context: ViewContext, usedColumns: readonly string[]): string | GrammarStep {
+function orderClause(
+  walk: DecisionWalk,
+  context: ViewContext,
+  usedColumns: readonly string[],
+): string | GrammarStep {
   const orderLabel = walk.take();
   if (orderLabel === null) {
     const extreme = Math.max(cue(context, "cue-max"), cue(context, "cue-min"));
@@ -176,7 +184,7 @@ function orderClause(walk: Walk, context: ViewContext, usedColumns: readonly str
 }
 
 /** A SELECT: select column (or `*`), aggregate, conditions, order. */
-export function queryStep(walk: Walk, context: ViewContext): GrammarStep {
+export function queryStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const selectLabel = walk.take();
   if (selectLabel === null) {
     const countStar = context.guidance.countStar ? cue(context, "cue-count") : 0;

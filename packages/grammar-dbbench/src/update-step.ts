@@ -1,6 +1,6 @@
-import type { GrammarStep } from "@hs/harness";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
 import { columnOptions } from "./column-options.js";
-import { ask, labelValue, option, type Walk } from "./decision-options.js";
+import { ask, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import { sqlAction } from "./grammar-actions.js";
 import { setCueCount } from "./question-structure.js";
@@ -36,7 +36,7 @@ interface SetClause {
 }
 
 /** The SET part: the assignments, or the decision to ask next. */
-function setClause(walk: Walk, context: ViewContext): SetClause | GrammarStep {
+function setClause(walk: DecisionWalk, context: ViewContext): SetClause | GrammarStep {
   const assignments: string[] = [];
   const setColumns: string[] = [];
   const usedValues: string[] = [];
@@ -58,7 +58,7 @@ function setClause(walk: Walk, context: ViewContext): SetClause | GrammarStep {
 }
 
 /** An UPDATE: SET columns and values, then the WHERE column and value. */
-export function updateStep(walk: Walk, context: ViewContext): GrammarStep {
+export function updateStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const set = setClause(walk, context);
   if ("done" in set) return set;

@@ -1,4 +1,4 @@
-import type { GrammarStep } from "@hs/harness";
+import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
 import {
   editCommand,
   exploreCommand,
@@ -8,18 +8,18 @@ import {
   submitCommand,
   testCommand,
 } from "./commands.js";
-import { ask, bashAction, labelValue, option, type Walk } from "./decision-options.js";
+import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
 import { statementRewriteKinds } from "./statement-kinds.js";
 import { type EditLine, enclosingDefinition, lineNames, type ViewContext } from "./view-context.js";
 
 /** `explore`: list the Python files. */
-export function exploreStep(_walk: Walk, context: ViewContext): GrammarStep {
+export function exploreStep(_walk: DecisionWalk, context: ViewContext): GrammarStep {
   return bashAction(context.read, "Let me list the repository's Python files.", exploreCommand);
 }
 
 /** `submit`: the sentinel command, or the submit tool where the view offers one natively. */
-export function submitStep(_walk: Walk, context: ViewContext): GrammarStep {
+export function submitStep(_walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   if (read.nativeTools && read.submitTool !== undefined) {
     return {
@@ -32,7 +32,7 @@ export function submitStep(_walk: Walk, context: ViewContext): GrammarStep {
 }
 
 /** `search`: grep the sources for a name the statement writes. */
-export function searchStep(walk: Walk, context: ViewContext): GrammarStep {
+export function searchStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const terms = read.terms.identifiers;
   const chosen = walk.take();
@@ -57,7 +57,7 @@ export function searchStep(walk: Walk, context: ViewContext): GrammarStep {
 }
 
 /** `reproduce`: evaluate an expression the statement writes. */
-export function reproduceStep(walk: Walk, context: ViewContext): GrammarStep {
+export function reproduceStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const expressions = read.terms.expressions;
   const chosen = walk.take();
@@ -82,7 +82,7 @@ export function reproduceStep(walk: Walk, context: ViewContext): GrammarStep {
 }
 
 /** `test`: all tests, one test file, or a test the last run reported failing. */
-export function testStep(walk: Walk, context: ViewContext): GrammarStep {
+export function testStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const failing = context.lastTest?.failedIds ?? [];
   const targets = [
     { label: "tests:all", values: { "test-all": 1 } },
@@ -106,7 +106,7 @@ export function testStep(walk: Walk, context: ViewContext): GrammarStep {
 }
 
 /** `revert`: restore a file the episode edited. */
-export function revertStep(walk: Walk, context: ViewContext): GrammarStep {
+export function revertStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const files = [...new Set(context.liveEdits.map((edit) => edit.file))].reverse();
   const chosen = walk.take();
   if (chosen === null)
@@ -164,7 +164,7 @@ function lineValues(context: ViewContext, entry: EditLine) {
 }
 
 /** `edit`: which shown line, then which rewrite of it. */
-export function editStep(walk: Walk, context: ViewContext): GrammarStep {
+export function editStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const lines = context.editLines();
   const lineLabel = walk.take();
   if (lineLabel === null) {

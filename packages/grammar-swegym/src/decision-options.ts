@@ -1,5 +1,3 @@
-export { DecisionWalk as Walk, labelValue } from "@hs/harness";
-
 import type { Decision, DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
 import { type FeatureName, featureIndex, featureVectorOver } from "./features.js";
 import type { ReadView } from "./read-view.js";

@@ -1,8 +1,8 @@
-import type { GrammarStep } from "@hs/harness";
+import type { DecisionWalk, GrammarStep } from "@hs/harness";
 import { showCommand } from "./commands.js";
-import { ask, bashAction, option, type Walk } from "./decision-options.js";
+import { ask, bashAction, option } from "./decision-options.js";
 import { type FeatureName, grammarTuning } from "./features.js";
-import type { ViewContext } from "./view-context.js";
+import { definedName, type ViewContext } from "./view-context.js";
 
 /** A region the `show` action may print. */
 export interface ShowTarget {
@@ -44,10 +44,9 @@ function fileValues(context: ViewContext, file: string): Partial<Record<FeatureN
 
 /** Features of the line a region is centred on: a definition (of a name the statement writes), an import. */
 function lineKindValues(context: ViewContext, text: string): Partial<Record<FeatureName, number>> {
-  const definition = /^\s*(?:async\s+)?(?:def|class)\s+(\w+)/.exec(text);
-  const name = definition?.[1];
+  const name = definedName(text);
   return {
-    "region-definition": definition === null ? 0 : 1,
+    "region-definition": name === undefined ? 0 : 1,
     "region-named-definition": name !== undefined && context.read.terms.identifiers.includes(name) ? 1 : 0,
     "region-import": /^\s*(from|import)\s/.test(text) ? 1 : 0,
   };
@@ -123,7 +122,7 @@ export function showTargets(context: ViewContext): ShowTarget[] {
 }
 
 /** `show`: which region to print. */
-export function showStep(walk: Walk, context: ViewContext): GrammarStep {
+export function showStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const targets = showTargets(context);
   const chosen = walk.take();
   if (chosen === null)

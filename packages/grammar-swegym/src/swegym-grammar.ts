@@ -1,4 +1,10 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import {
+  type ActionGrammarV1,
+  DecisionWalk,
+  type GrammarStep,
+  labelValue,
+  type PolicyView,
+} from "@hs/harness";
 import {
   editStep,
   exploreStep,
@@ -8,13 +14,12 @@ import {
   submitStep,
   testStep,
 } from "./action-steps.js";
-import { labelValue, Walk } from "./decision-options.js";
 import { type ActionKind, featureNames, priorVector } from "./features.js";
 import { kindStep } from "./kind-step.js";
 import { showStep } from "./show-step.js";
 import { type ViewContext, viewContext } from "./view-context.js";
 
-const steps: Record<ActionKind, (walk: Walk, context: ViewContext) => GrammarStep> = {
+const steps: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => GrammarStep> = {
   explore: exploreStep,
   search: searchStep,
   show: showStep,
@@ -38,7 +43,7 @@ const steps: Record<ActionKind, (walk: Walk, context: ViewContext) => GrammarSte
 export function createSweGymGrammar(): ActionGrammarV1 {
   const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
     const context = viewContext(view);
-    const walk = new Walk(chosen);
+    const walk = new DecisionWalk(chosen);
     const kindLabel = walk.take();
     if (kindLabel === null) return kindStep(context);
     const step = steps[labelValue(kindLabel) as ActionKind] ?? submitStep;

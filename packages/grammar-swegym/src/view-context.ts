@@ -133,6 +133,11 @@ export function viewContext(view: PolicyView): ViewContext {
   return context;
 }
 
+/** The name a `def`/`class` line defines, or undefined for any other line. */
+export function definedName(text: string): string | undefined {
+  return /^\s*(?:async\s+)?(?:def|class)\s+(\w+)/.exec(text)?.[1];
+}
+
 function indentation(text: string): number {
   return text.length - text.trimStart().length;
 }
@@ -150,8 +155,8 @@ export function enclosingDefinition(read: ReadView, file: string, line: number):
     const shown = lines.get(number);
     if (shown === undefined) return undefined;
     if (shown.text.trim() === "" || indentation(shown.text) >= limit) continue;
-    const match = /^\s*(?:async\s+)?(?:def|class)\s+(\w+)/.exec(shown.text);
-    if (match !== null) return match[1];
+    const name = definedName(shown.text);
+    if (name !== undefined) return name;
     limit = indentation(shown.text);
     // a module-level assignment (`UNIT_SECONDS = {`) encloses the lines of its literal
     if (limit === 0) return /^(\w+)\s*(?::[^=]*)?=/.exec(shown.text)?.[1];
