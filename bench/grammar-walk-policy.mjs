@@ -29,8 +29,7 @@ export function priorGreedyPolicy(grammar) {
   const score = (option) =>
     option.features.reduce((sum, value, index) => sum + value * grammar.prior[index], 0);
   return grammarWalkPolicy(grammar, "prior-greedy", (decision) => {
-    let best = decision.options[0];
-    for (const option of decision.options) if (score(option) > score(best)) best = option;
-    return best.label;
+    const scores = decision.options.map(score);
+    return decision.options[scores.indexOf(Math.max(...scores))].label;
   });
 }
