@@ -39,6 +39,8 @@ export const numberRules: Record<string, NumberRule> = {
   candidates: positive,
   "success-sample": nonNegative,
   "max-failures": positive,
+  "min-rescues": nonNegative,
+  "control-p": { kind: "number", min: 0, max: 1, exclusiveMin: true },
   step: nonNegative,
   seeds: positive,
   workers: { kind: "integer", min: 1, max: 256 },

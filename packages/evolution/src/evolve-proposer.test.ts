@@ -37,7 +37,7 @@ describe("evolvePool with an LLM proposer over HTTP", async () => {
     policy: createLookupSensitivePolicy(),
     tasks,
     base: lookupTextHarness,
-    rolloutsPerTask: 1,
+    rolloutsPerTask: 4,
     generations: 1,
     candidatesPerGeneration: 0,
     directions: ["budget", "verification"],

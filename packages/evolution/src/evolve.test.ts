@@ -21,7 +21,7 @@ describe("evolvePool on the lookup benchmark", async () => {
       policy: createLookupSensitivePolicy(),
       tasks,
       base: lookupTextHarness,
-      rolloutsPerTask: 1,
+      rolloutsPerTask: 4,
       generations: 3,
       candidatesPerGeneration: 3,
       seed: 3,
@@ -38,9 +38,9 @@ describe("evolvePool on the lookup benchmark", async () => {
   });
 
   it("labels the base failures", () => {
-    expect(report.baseRun).toMatchObject({ episodes: 4, successes: 1, failures: 3 });
-    expect(report.baseRun.modeCounts["budget-exhausted"]).toBe(1);
-    expect(report.baseRun.modeCounts["unrecovered-tool-error"]).toBe(1);
+    expect(report.baseRun).toMatchObject({ episodes: 16, successes: 4, failures: 12 });
+    expect(report.baseRun.modeCounts["budget-exhausted"]).toBe(4);
+    expect(report.baseRun.modeCounts["unrecovered-tool-error"]).toBe(4);
   });
 
   it("writes a valid pool whose siblings come from different directions and each changes only its section", () => {
@@ -52,6 +52,9 @@ describe("evolvePool on the lookup benchmark", async () => {
     expect(directions).toEqual(expect.arrayContaining(["budget", "error-recovery", "verification"]));
     for (const sibling of pool.siblings) {
       expect(sibling.validation.rescued).toBeGreaterThan(sibling.validation.regressions);
+      expect(sibling.validation.control).toMatchObject({ controlRescued: 0, controlOnly: 0 });
+      expect(sibling.validation.control?.pValue).toBeLessThan(0.1);
+      expect(sibling.validation.confirmation?.siblingOnly).toBeGreaterThan(0);
       expect(sibling.lineage[0]).toBe(lookupTextHarness.id);
       const section = {
         budget: "budget",
@@ -73,13 +76,14 @@ describe("evolvePool on the lookup benchmark", async () => {
     expect(properties).not.toBeNull();
     if (properties === null) return;
     expect(properties.rescueMatrix["sibling-budget"]?.["budget-exhausted"]).toEqual({
-      attempts: 1,
-      rescued: 1,
+      attempts: 4,
+      rescued: 4,
       rate: 1,
     });
     expect(properties.locality["sibling-budget"]?.locality).toBe(1);
     expect(properties.overall[rerollControlId]?.rescued).toBe(0);
     expect(properties.complementarity.unionTasks).toBe(3);
+    expect(properties.complementarity.failedTasks).toBe(3);
     expect(properties.complementarity.bestSingle.tasks).toBeLessThan(3);
   });
 

@@ -19,6 +19,7 @@ import {
   observedTask,
   observedTrajectory,
   type Pool,
+  rerollControlId,
   type Sibling,
   shuffle,
   type Task,
@@ -28,6 +29,7 @@ import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
 import { applyOperator, builtinOperators, createRandom, type MutationOperator, pick } from "./operators.js";
 import { parsePool } from "./pool-file.js";
 import type { ProposalLogEntry, ProposerV1 } from "./proposer.js";
+import { createRerollControl, freshSeed, type PairedRescues } from "./reroll-control.js";
 import { measureRescueProperties, type RescueProperties, type RescueRecord } from "./rescue-properties.js";
 
 /** The defaults of `evolvePool`'s numeric options (the CLI shows and uses the same). */
@@ -39,6 +41,8 @@ export const evolveDefaults = {
   successSample: 8,
   maxFailuresPerDirection: 512,
   minScore: 1,
+  minRescues: 3,
+  controlPValue: 0.1,
 } as const;
 
 /** Options of `evolvePool`. */
@@ -73,8 +77,24 @@ export interface EvolveOptions extends EpisodeRunner {
   proposer?: ProposerV1;
   /** Which directions repair which modes. */
   modeDirections?: Readonly<Record<FailureMode, readonly FixDirection[]>>;
-  /** Least `rescued - regressions` for a sibling to join the pool (default `evolveDefaults.minScore`). */
+  /**
+   * Least `rescued - controlRescued - regressions` for a sibling to join the pool, where the re-roll
+   * control is the base harness run on the same failures with the same fresh seeds (default
+   * `evolveDefaults.minScore`).
+   */
   minScore?: number;
+  /** Least base failures a sibling must rescue to join the pool (default `evolveDefaults.minRescues`). */
+  minRescues?: number;
+  /**
+   * A sibling joins the pool only when the one-sided sign test of it against the re-roll control, on
+   * its direction's failures, gives a p-value below this (default `evolveDefaults.controlPValue`).
+   */
+  controlPValue?: number;
+  /**
+   * Re-run the chosen candidate and the control on other fresh seeds and keep it only when it still
+   * rescues more failures than the control there (default true).
+   */
+  confirm?: boolean;
   /** Run every sibling on every base failure to measure the three properties (default true). */
   measureProperties?: boolean;
   /** Clock for `createdAt` (default `Date.now`). */
@@ -104,7 +124,7 @@ export interface CandidateRecord {
   hash: string;
   /** Validation statistics. */
   validation: Sibling["validation"];
-  /** rescued - regressions. */
+  /** rescued - controlRescued - regressions. */
   score: number;
 }
 
@@ -127,7 +147,7 @@ export interface EvolutionReport {
 }
 
 /** Id of the control row: the base harness re-run with fresh seeds. */
-export const rerollControlId = "base-reroll";
+export { rerollControlId } from "@hs/harness";
 
 interface Candidate {
   config: HarnessConfig;
@@ -136,10 +156,12 @@ interface Candidate {
 
 /**
  * Directional harness evolution. Runs the base harness, labels its failures, and for each direction
- * grows candidates with that direction's operators (and the proposer), validates each on the base
- * failures of that direction and on a sample of base successes (same seeds as the base episodes),
- * selects by rescues minus regressions over a few generations, and puts the best per direction in a
- * frozen pool. Then measures the rescue matrix, locality and complementarity over all base failures.
+ * grows candidates with that direction's operators (and the proposer) and validates each on the base
+ * failures of that direction, re-run with fresh seeds shared with the base harness re-rolled (the
+ * control), and on a sample of base successes (their own seeds: regressions). Selects by rescues beyond
+ * the control minus regressions over a few generations; the best per direction joins the frozen pool
+ * when it beats the control by a sign test and again on other fresh seeds. Then measures the rescue
+ * matrix, locality and complementarity over all base failures on a third set of fresh seeds.
  */
 export async function evolvePool(
   options: EvolveOptions,
@@ -198,20 +220,23 @@ export async function evolvePool(
     options.successSample ?? evolveDefaults.successSample,
   );
 
-  const validate = async (config: HarnessConfig, directionFailures: readonly Trajectory[]) => {
-    const jobs = [...directionFailures, ...successSample].map((trajectory) => ({
+  const reroll = createRerollControl({ runner: options, base: options.base, failures, taskOf, seed });
+  const validate = async (
+    config: HarnessConfig,
+    directionFailures: readonly Trajectory[],
+  ): Promise<Sibling["validation"]> => {
+    const successJobs = successSample.map((trajectory) => ({
       task: taskOf(trajectory),
       harness: config,
       seed: trajectory.seed,
     }));
-    const results = await runJobs(options, jobs);
-    const onFailures = results.slice(0, directionFailures.length);
-    const onSuccesses = results.slice(directionFailures.length);
+    const { paired, extra } = await reroll.paired(config, directionFailures, "selection", successJobs);
     return {
-      failuresTried: onFailures.length,
-      rescued: onFailures.filter((trajectory) => trajectory.success).length,
-      successesTried: onSuccesses.length,
-      regressions: onSuccesses.filter((trajectory) => !trajectory.success).length,
+      failuresTried: paired.failuresTried,
+      rescued: paired.rescued,
+      successesTried: extra.length,
+      regressions: extra.filter((trajectory) => !trajectory.success).length,
+      control: paired,
     };
   };
 
@@ -230,7 +255,11 @@ export async function evolvePool(
   const generations = options.generations ?? evolveDefaults.generations;
   const perParent = options.candidatesPerGeneration ?? evolveDefaults.candidatesPerGeneration;
   const beamWidth = options.beamWidth ?? evolveDefaults.beamWidth;
-  const minScore = options.minScore ?? evolveDefaults.minScore;
+  const admission = {
+    minScore: options.minScore ?? evolveDefaults.minScore,
+    minRescues: options.minRescues ?? evolveDefaults.minRescues,
+    controlPValue: options.controlPValue ?? evolveDefaults.controlPValue,
+  };
 
   for (const direction of options.directions ?? fixDirections) {
     const directionFailures = failures
@@ -310,7 +339,7 @@ export async function evolvePool(
           edits: [...child.parent.edits, child.edit],
           hash: harnessHash(config),
           validation,
-          score: validation.rescued - validation.regressions,
+          score: scoreOf(validation),
         };
         all.push({ config, record });
         entry.candidates.push(record);
@@ -335,9 +364,20 @@ export async function evolvePool(
       entry.outcome = "no operator applied";
       continue;
     }
-    if (best.record.score < minScore || best.record.validation.rescued === 0) {
-      entry.outcome = `best candidate ${best.record.id} scored ${best.record.score} (< ${minScore}); not added`;
+    const refusal = admissionRefusal(best.record, admission);
+    if (refusal !== null) {
+      entry.outcome = `best candidate ${best.record.id} ${refusal}; not added`;
+      progress(`${direction}: ${entry.outcome}`);
       continue;
+    }
+    if (options.confirm !== false) {
+      const { paired } = await reroll.paired(best.config, directionFailures, "confirmation");
+      best.record.validation = { ...best.record.validation, confirmation: paired };
+      if (paired.siblingOnly <= paired.controlOnly) {
+        entry.outcome = `best candidate ${best.record.id} did not beat the re-roll on other fresh seeds (${describePaired(paired)}); not added`;
+        progress(`${direction}: ${entry.outcome}`);
+        continue;
+      }
     }
     const id = `sibling-${direction}`;
     const config: HarnessConfig = {
@@ -353,7 +393,7 @@ export async function evolvePool(
       }),
     );
     entry.chosen = best.record.id;
-    entry.outcome = `added as ${id} (rescued ${best.record.validation.rescued}/${best.record.validation.failuresTried}, regressions ${best.record.validation.regressions}/${best.record.validation.successesTried})`;
+    entry.outcome = `added as ${id} (${describePaired(best.record.validation.control as PairedRescues)}; regressions ${best.record.validation.regressions}/${best.record.validation.successesTried})`;
     progress(`${direction}: ${entry.outcome}`);
   }
 
@@ -375,8 +415,8 @@ export async function evolvePool(
 }
 
 /**
- * Runs every sibling of a pool, and the base harness with fresh seeds (the chance control), on the
- * given labelled base failures, and measures the three properties.
+ * Runs every sibling of a pool and the base harness (the re-roll control) on the given labelled base
+ * failures, all with the same fresh seeds per failure, and measures the three properties.
  */
 export async function measureOnFailures(
   runner: EpisodeRunner,
@@ -397,15 +437,14 @@ export async function measureOnFailures(
       id: sibling.id,
       config: sibling.config,
       direction: sibling.direction as FixDirection | null,
-      reroll: false,
     })),
-    { id: rerollControlId, config: pool.base.config, direction: null, reroll: true },
+    { id: rerollControlId, config: pool.base.config, direction: null },
   ];
   for (const harness of harnesses) {
     const jobs = failures.map((failure, index) => ({
       task: taskOf(failure),
       harness: harness.config,
-      seed: harness.reroll ? episodeSeed(failure.taskId, 1000 + index, seed) : failure.seed,
+      seed: freshSeed(failure, index, "properties", seed),
     }));
     const results = await runJobs(runner, jobs);
     results.forEach((trajectory, index) => {
@@ -413,4 +452,26 @@ export async function measureOnFailures(
     });
   }
   return measureRescueProperties(records, harnesses, modeDirections);
+}
+
+function scoreOf(validation: Sibling["validation"]): number {
+  return validation.rescued - (validation.control?.controlRescued ?? 0) - validation.regressions;
+}
+
+function describePaired(paired: PairedRescues): string {
+  return `rescued ${paired.rescued}/${paired.failuresTried} against the re-roll's ${paired.controlRescued}, ${paired.siblingOnly} vs ${paired.controlOnly} alone, p ${paired.pValue.toFixed(3)}`;
+}
+
+/** Why a candidate may not join the pool, or null when it may. */
+function admissionRefusal(
+  record: CandidateRecord,
+  admission: { minScore: number; minRescues: number; controlPValue: number },
+): string | null {
+  const paired = record.validation.control as PairedRescues;
+  if (record.score < admission.minScore)
+    return `scored ${record.score} (< ${admission.minScore}: ${describePaired(paired)})`;
+  if (paired.rescued < admission.minRescues) return `rescued ${paired.rescued} (< ${admission.minRescues})`;
+  if (paired.pValue >= admission.controlPValue)
+    return `did not beat the re-roll (${describePaired(paired)}; needs p < ${admission.controlPValue})`;
+  return null;
 }

@@ -5,7 +5,7 @@ import type { FixDirection } from "@hs/harness";
 export interface RescueRecord {
   /** Task id. */
   taskId: string;
-  /** Seed of the base episode (and of the re-runs). */
+  /** Seed of the base episode (the re-runs use fresh seeds, the same for every harness). */
   seed: number;
   /** Failure modes of the base episode. */
   modes: FailureMode[];

@@ -20,9 +20,12 @@ export function isRescueMethod(method: SamplingMethod): method is RescueMethod {
   return method in methodSelection;
 }
 
-/** The sibling with the best validation score (rescued - regressions, ties by id), for `single-sibling`. */
+/**
+ * The sibling with the best validation score (rescued - the re-roll control's rescues on the same
+ * failures and seeds - regressions, ties by id), for `single-sibling`.
+ */
 export function bestValidatedSibling(pool: Pool): string | undefined {
-  const score = (sibling: Pool["siblings"][number]) =>
-    sibling.validation.rescued - sibling.validation.regressions;
+  const score = ({ validation }: Pool["siblings"][number]) =>
+    validation.rescued - (validation.control?.controlRescued ?? 0) - validation.regressions;
   return [...pool.siblings].sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0]?.id;
 }

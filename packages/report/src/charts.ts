@@ -1,3 +1,4 @@
+import { rerollControlId } from "@hs/harness";
 import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "./experiment.js";
 
@@ -149,7 +150,7 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
   if (matrix.length > 0) {
     charts.push({
       name: "rescue-matrix",
-      title: "Rescue matrix: share of base failures of each mode a sibling solved",
+      title: `Rescue matrix: share of base failures of each mode a sibling solved (label: rescued/tried vs the ${rerollControlId} control's rescues, same failures and seeds)`,
       spec: {
         width: 520,
         height: { step: 22 },
@@ -233,20 +234,27 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
   return charts;
 }
 
-/** Cells of `evolution.rescueMatrix` (sibling -> mode -> {attempts, rescued}). */
+/**
+ * Cells of `evolution.rescueMatrix` (sibling -> mode -> {attempts, rescued}). Where the matrix has the
+ * re-roll control's row, each sibling's label puts the control's rescues of that mode beside its own.
+ */
 export function rescueMatrixCells(
   evolution: Record<string, unknown> | null,
 ): { sibling: string; mode: string; rate: number; label: string }[] {
   const matrix = evolution?.rescueMatrix;
   if (matrix === null || typeof matrix !== "object") return [];
-  return Object.entries(
-    matrix as Record<string, Record<string, { attempts?: number; rescued?: number }>>,
-  ).flatMap(([sibling, modes]) =>
+  const rows = matrix as Record<string, Record<string, { attempts?: number; rescued?: number }>>;
+  const control = rows[rerollControlId];
+  return Object.entries(rows).flatMap(([sibling, modes]) =>
     Object.entries(modes ?? {})
       .filter(([, cell]) => (cell?.attempts ?? 0) > 0)
       .map(([mode, cell]) => {
         const rate = (cell.rescued ?? 0) / (cell.attempts ?? 1);
-        return { sibling, mode, rate, label: `${cell.rescued ?? 0}/${cell.attempts}` };
+        const own = `${cell.rescued ?? 0}/${cell.attempts}`;
+        const versus = control?.[mode];
+        const label =
+          sibling === rerollControlId || versus === undefined ? own : `${own} vs ${versus.rescued ?? 0}`;
+        return { sibling, mode, rate, label };
       }),
   );
 }

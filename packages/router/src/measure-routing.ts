@@ -13,6 +13,7 @@ import {
   type Pool,
   type ProfileSet,
   type RouterV1,
+  rerollControlId,
   type Task,
 } from "@hs/harness";
 import { modeMix } from "./mode-mix.js";
@@ -55,6 +56,8 @@ export interface RoutingMeasurement {
   bestSingle: { harnessId: string | null; rate: number };
   /** Share rescued by at least one sibling (the ceiling). */
   anySibling: number;
+  /** Share rescued by the base harness re-rolled with the siblings' seeds (the chance control). */
+  rerollControl: number;
   /** Sibling id -> share of failed groups it rescued. */
   perSibling: Record<string, number>;
   /** Each all-failed group: its task, the base group's failure-mode mix and the siblings that rescued it. */
@@ -76,9 +79,10 @@ export interface RoutingOutcome {
 }
 
 /**
- * Runs groups under the base harness, keeps the all-failed ones, runs every sibling on each of them
- * (so every choice is scored on the same episodes), and compares each router's top-1 with a random
- * sibling, the best single sibling and the ceiling.
+ * Runs groups under the base harness, keeps the all-failed ones, runs every sibling and the base
+ * harness re-rolled on each of them with the same fresh seeds (so every choice is scored on the same
+ * episodes), and compares each router's top-1 with the re-roll, a random sibling, the best single
+ * sibling and the ceiling.
  */
 export async function measureRouting(options: MeasureRoutingOptions): Promise<RoutingMeasurement> {
   const groupSize = options.groupSize ?? 4;
@@ -111,7 +115,8 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
     `${failedGroups.length} of ${options.tasks.length} groups failed entirely; running ${options.pool.siblings.length} siblings on each`,
   );
   const rescued = new Map<string, boolean[]>();
-  for (const sibling of options.pool.siblings) {
+  const control = { id: rerollControlId, config: options.pool.base.config };
+  for (const sibling of [...options.pool.siblings, control]) {
     const siblingJobs = failedGroups.flatMap(({ task }) =>
       Array.from({ length: rescueRollouts }, (_, rollout) => ({
         task,
@@ -131,6 +136,8 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
   }
   const share = (values: readonly boolean[]) =>
     values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
+  const rerollControl = share(rescued.get(rerollControlId) ?? []);
+  rescued.delete(rerollControlId);
   const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
   const outcomes: RoutingOutcome[] = [];
   for (const [index, { task, group }] of failedGroups.entries()) {
@@ -181,6 +188,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
         : siblingRates.reduce((sum, [, rate]) => sum + rate, 0) / siblingRates.length,
     bestSingle: best,
     anySibling: share(outcomes.map(({ rescuedBy }) => rescuedBy.length > 0)),
+    rerollControl,
     perSibling,
     outcomes,
   };

@@ -18,6 +18,7 @@ import {
   genericConventions,
   genericLibrary,
 } from "@hs/harness";
+import { numberArgument } from "../arguments.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
@@ -47,8 +48,10 @@ export const evolveCommand: Command = {
 
 Runs the base harness on the training tasks, labels every failure (rules, plus an LLM classifier with
 --llm-model), grows candidates per fix direction (operators restricted to the direction's section,
-plus an LLM proposer with --llm-model), validates each on that direction's base failures and a sample
-of base successes, and keeps the best per direction. Writes the pool (OUT), the evolution report with
+plus an LLM proposer with --llm-model), validates each on that direction's base failures, re-run with
+fresh seeds beside the base harness re-rolled on the same seeds (the control), and on a sample of base
+successes, and keeps the best per direction when it beats the control (a one-sided sign test on the
+paired episodes, p < --control-p, at least --min-rescues rescues) and again on other fresh seeds. Writes the pool (OUT), the evolution report with
 the rescue matrix, locality and complementarity (OUT with .evolution.json), and the labelled base
 episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
 
@@ -65,6 +68,9 @@ Options:
   --candidates C         operator children per parent and generation (default ${evolveDefaults.candidatesPerGeneration})
   --success-sample N     base successes each candidate is checked on (default ${evolveDefaults.successSample})
   --max-failures N       base failures per direction a candidate is validated on (default ${evolveDefaults.maxFailuresPerDirection})
+  --min-rescues N        least base failures a sibling must rescue (default ${evolveDefaults.minRescues})
+  --control-p P          a sibling must beat the re-roll control with one-sided p below P (default ${evolveDefaults.controlPValue})
+  --no-confirm           skip re-checking the chosen candidate against the control on other fresh seeds
   --directions LIST      comma-separated directions (default: all seven)
   --concurrency N        episodes in flight at once (default 1; results do not depend on it)
   --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
@@ -85,6 +91,9 @@ Options:
     candidates: { type: "string" },
     "success-sample": { type: "string" },
     "max-failures": { type: "string" },
+    "min-rescues": { type: "string" },
+    "control-p": { type: "string" },
+    "no-confirm": { type: "boolean" },
     directions: { type: "string" },
     concurrency: { type: "string" },
     "llm-base-url": { type: "string" },
@@ -159,6 +168,9 @@ Options:
       candidatesPerGeneration: integerOption(args, "candidates", evolveDefaults.candidatesPerGeneration),
       successSample: integerOption(args, "success-sample", evolveDefaults.successSample),
       maxFailuresPerDirection: integerOption(args, "max-failures", evolveDefaults.maxFailuresPerDirection),
+      minRescues: integerOption(args, "min-rescues", evolveDefaults.minRescues),
+      controlPValue: numberArgument(args, "control-p", evolveDefaults.controlPValue),
+      confirm: args.values["no-confirm"] !== true,
       classifiers,
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
