@@ -393,7 +393,9 @@ export async function evolvePool(
       }),
     );
     entry.chosen = best.record.id;
-    entry.outcome = `added as ${id} (${describePaired(best.record.validation.control as PairedRescues)}; regressions ${best.record.validation.regressions}/${best.record.validation.successesTried})`;
+    const { control, confirmation, regressions, successesTried } = best.record.validation;
+    const confirmed = confirmation === undefined ? "" : `; confirmed: ${describePaired(confirmation)}`;
+    entry.outcome = `added as ${id} (${describePaired(control as PairedRescues)}${confirmed}; regressions ${regressions}/${successesTried})`;
     progress(`${direction}: ${entry.outcome}`);
   }
 
