@@ -126,12 +126,16 @@ describe("createAppWorld (offline)", () => {
     const file = join(tmpdir(), `appworld-ids-${process.pid}.txt`);
     await writeFile(
       file,
-      "notestagdelete_1\nnot an id\nnosuchscenario_1\n\nnotestagdelete_1\ncontactrelcount_2\n",
+      "notestagdelete_1\nnot an id\nnosuchscenario_1\n\nnotestagdelete_1\ncontactrelcount_2\ncontactrelcount_3:hard\n",
     );
     const { tasks, problems } = await appworld.loadTasks({ path: file });
-    expect(tasks.map((task) => task.id)).toEqual(["notestagdelete_1", "contactrelcount_2"]);
+    expect(tasks.map((task) => task.id)).toEqual([
+      "notestagdelete_1",
+      "contactrelcount_2",
+      "contactrelcount_3",
+    ]);
     expect(problems.map((problem) => problem.message)).toEqual([
-      `${file}:2, field "task_id": expected a task id "<scenario>_<n>", got "not an id"`,
+      `${file}:2, field "task_id": expected a task id "<scenario>_<n>" (optionally ":tag"), got "not an id"`,
       `${file}:5, field "task_id": task id "notestagdelete_1" is listed twice`,
       `${file}:3, field "task_id": no task "nosuchscenario_1" in the offline world`,
     ]);
