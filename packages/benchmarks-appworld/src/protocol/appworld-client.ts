@@ -3,7 +3,9 @@ import { z } from "zod";
 import {
   type ApiDocs,
   apiDocsSchema,
+  type EvaluateAll,
   type Evaluation,
+  evaluateAllSchema,
   evaluationSchema,
   type InitializeOptions,
   outputEnvelope,
@@ -144,6 +146,50 @@ export class AppWorldClient {
     if (taskId === undefined) return;
     this.activeTaskId = undefined;
     await this.post("/close", { task_id: taskId }, z.unknown(), signal);
+  }
+
+  /** POST /save_state: checkpoints the world under `stateId`; returns the id (environment.py:204-211). */
+  async saveState(stateId: string, signal?: AbortSignal): Promise<string> {
+    return await this.post(
+      "/save_state",
+      { task_id: this.requireTask("save_state"), state_id: stateId },
+      z.string(),
+      signal,
+    );
+  }
+
+  /** POST /load_state: returns the world to a checkpoint saved with `saveState` (environment.py:214-218). */
+  async loadState(stateId: string, signal?: AbortSignal): Promise<void> {
+    await this.post(
+      "/load_state",
+      { task_id: this.requireTask("load_state"), state_id: stateId },
+      z.unknown(),
+      signal,
+    );
+  }
+
+  /** POST /close_all: closes whatever world the server holds, whoever opened it (environment.py:146-151). */
+  async closeAll(signal?: AbortSignal): Promise<void> {
+    this.activeTaskId = undefined;
+    await this.post("/close_all", {}, z.unknown(), signal);
+  }
+
+  /**
+   * POST /evaluate_all: `evaluate_tasks` over the saved outputs of an experiment (environment.py:181-194,
+   * evaluator.py:542-566). Upstream raises (a 500) while the server holds an open world, and with
+   * `include_details: false`, so the details are always asked for.
+   */
+  async evaluateAll(
+    taskIds: readonly string[],
+    experimentName: string,
+    signal?: AbortSignal,
+  ): Promise<EvaluateAll> {
+    return await this.post(
+      "/evaluate_all",
+      { task_ids: taskIds, experiment_name: experimentName, suppress_errors: true, include_details: true },
+      evaluateAllSchema,
+      signal,
+    );
   }
 
   /** GET /tasks/{id}: a task's public description. */
