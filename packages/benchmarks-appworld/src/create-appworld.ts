@@ -63,7 +63,7 @@ export interface AppWorldOptions {
   /** This run's id in each episode's experiment name (default: start time and random bytes). */
   runId?: string;
   /**
-   * Where `<experiment>/evaluations/<dataset>.json` files are written at close (default
+   * Where `<experiment>/evaluations/<dataset>.json` files are kept, rewritten after each evaluation (default
    * `<appworldRoot>/experiments/outputs` when `appworldRoot` is given; otherwise none are written).
    */
   outputsDirectory?: string;
@@ -199,10 +199,11 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
   const offline = options.serverUrls === undefined || options.serverUrls.length === 0;
   const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
   const experimentNames = new ExperimentNames(options.experimentName ?? "harness-s", options.runId);
-  const recorder = new EvaluationRecorder();
   const outputsDirectory =
     options.outputsDirectory ??
     (options.appworldRoot === undefined ? undefined : join(options.appworldRoot, "experiments", "outputs"));
+  const recorder =
+    offline || outputsDirectory === undefined ? undefined : new EvaluationRecorder(outputsDirectory);
   const initializeOptions: InitializeOptions = {
     ...(options.timeoutSeconds === undefined ? {} : { timeout_seconds: options.timeoutSeconds }),
     ...options.initializeOptions,
@@ -323,9 +324,8 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
         experimentName: (taskId) => experimentNames.next(taskId),
         client: clientOptions,
         ...(offline ? {} : { initializeOptions }),
-        onEvaluated: (experiment, taskId, evaluation) => {
-          if (!offline) recorder.record(experiment, task.split, taskId, evaluation);
-        },
+        onEvaluated: (experiment, taskId, evaluation) =>
+          recorder?.record(experiment, task.split, taskId, evaluation),
       });
     },
     summarize: summarizeAppWorld,
@@ -339,7 +339,7 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     },
     async close() {
       await world.close();
-      if (outputsDirectory !== undefined) await recorder.write(outputsDirectory);
+      await recorder?.settled();
     },
   };
   benchmark.goldReplay = offline

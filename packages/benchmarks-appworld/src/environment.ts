@@ -37,7 +37,11 @@ export interface AppWorldEnvironmentOptions {
   /** Other `/initialize` options (max_interactions, random_seed, remote_apis_url, timeout_seconds...). */
   initializeOptions?: InitializeOptions;
   /** Called with each `/evaluate` result and the episode's experiment name. */
-  onEvaluated?: (experimentName: string, appworldTaskId: string, evaluation: Evaluation) => void;
+  onEvaluated?: (
+    experimentName: string,
+    appworldTaskId: string,
+    evaluation: Evaluation,
+  ) => unknown;
   /** Client settings beyond the URL. */
   client?: Omit<AppWorldClientOptions, "baseUrl">;
   /** Whether to ask the server to save its logs at close (default false). */
@@ -118,7 +122,7 @@ export class AppWorldEnvironment implements EnvironmentV1 {
 
   async grade(options: EnvironmentCallOptions = {}): Promise<Grade> {
     const evaluation: Evaluation = await this.requireClient().evaluate({}, options.signal);
-    this.options.onEvaluated?.(this.experiment ?? "", this.appworldTaskId, evaluation);
+    await this.options.onEvaluated?.(this.experiment ?? "", this.appworldTaskId, evaluation);
     return {
       reward: evaluation.success ? 1 : 0,
       success: evaluation.success,

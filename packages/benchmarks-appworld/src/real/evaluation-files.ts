@@ -1,39 +1,41 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { computeAppWorldMetrics } from "../metrics/appworld-metrics.js";
 import type { Evaluation } from "../protocol/schemas.js";
 
 /**
- * The `/evaluate` results of a run, by experiment and dataset, written at the end in the shape of
+ * The `/evaluate` results of a run, by experiment and dataset, each file rewritten after every
+ * evaluation (so a run that ends without `close` still leaves them), in the shape of
  * AppWorld's own `experiments/outputs/<experiment>/evaluations/<dataset>.json`: `{aggregate:
  * {task_goal_completion, scenario_goal_completion}, individual: {task_id: TestTracker.to_dict()}}`
  * (ace-agent/ace-appworld src/appworld/evaluator.py:376-383 and 600-611).
  */
 export class EvaluationRecorder {
-  private readonly byExperiment = new Map<string, Map<string, Map<string, Evaluation>>>();
+  private readonly byFile = new Map<string, Map<string, Evaluation>>();
+  private writing: Promise<void> = Promise.resolve();
 
-  /** Records one episode's evaluation. */
-  record(experiment: string, dataset: string, taskId: string, evaluation: Evaluation): void {
-    const datasets = this.byExperiment.get(experiment) ?? new Map<string, Map<string, Evaluation>>();
-    const tasks = datasets.get(dataset) ?? new Map<string, Evaluation>();
+  /** `outputsDirectory`: where `<experiment>/evaluations/<dataset>.json` go. */
+  constructor(private readonly outputsDirectory: string) {}
+
+  /** Records one episode's evaluation and rewrites its file; resolves once it is on disk. */
+  async record(experiment: string, dataset: string, taskId: string, evaluation: Evaluation): Promise<string> {
+    const file = join(this.outputsDirectory, experiment, "evaluations", `${dataset}.json`);
+    const tasks = this.byFile.get(file) ?? new Map<string, Evaluation>();
     tasks.set(taskId, evaluation);
-    datasets.set(dataset, tasks);
-    this.byExperiment.set(experiment, datasets);
+    this.byFile.set(file, tasks);
+    const text = `${JSON.stringify(evaluationFile(tasks), null, 4)}\n`;
+    const write = this.writing.then(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, text);
+    });
+    this.writing = write.catch(() => {});
+    await write;
+    return file;
   }
 
-  /** Writes one file per experiment and dataset under `outputsDirectory`; returns the files written. */
-  async write(outputsDirectory: string): Promise<string[]> {
-    const files: string[] = [];
-    for (const [experiment, datasets] of this.byExperiment) {
-      const directory = join(outputsDirectory, experiment, "evaluations");
-      await mkdir(directory, { recursive: true });
-      for (const [dataset, tasks] of datasets) {
-        const file = join(directory, `${dataset}.json`);
-        await writeFile(file, `${JSON.stringify(evaluationFile(tasks), null, 4)}\n`);
-        files.push(file);
-      }
-    }
-    return files;
+  /** Waits for the writes under way. */
+  async settled(): Promise<void> {
+    await this.writing;
   }
 }
 
