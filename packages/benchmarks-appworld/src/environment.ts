@@ -37,11 +37,7 @@ export interface AppWorldEnvironmentOptions {
   /** Other `/initialize` options (max_interactions, random_seed, remote_apis_url, timeout_seconds...). */
   initializeOptions?: InitializeOptions;
   /** Called with each `/evaluate` result and the episode's experiment name. */
-  onEvaluated?: (
-    experimentName: string,
-    appworldTaskId: string,
-    evaluation: Evaluation,
-  ) => unknown;
+  onEvaluated?: (experimentName: string, appworldTaskId: string, evaluation: Evaluation) => unknown;
   /** Client settings beyond the URL. */
   client?: Omit<AppWorldClientOptions, "baseUrl">;
   /** Whether to ask the server to save its logs at close (default false). */
