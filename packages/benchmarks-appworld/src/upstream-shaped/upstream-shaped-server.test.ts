@@ -55,6 +55,20 @@ describe("the upstream-shaped AppWorld server", () => {
     });
   });
 
+  it("reaches the client as a 422 naming the field, not retried, and a plain-text 500 with its status", async () => {
+    const client = new AppWorldClient({ baseUrl: server.url, retries: 2, retryDelayMs: 5 });
+    const invalid = await client
+      .initialize("b7c41d2_1", { max_interactions: "many" as unknown as number })
+      .catch((error: unknown) => error);
+    expect(String(invalid)).toMatch(/answered 422: body\.max_interactions: Input should be a valid integer/);
+    expect(invalid).toMatchObject({ status: 422, isRetryable: false });
+    const before = server.initializations.length;
+    const unknown = await client.initialize("nosuch_2").catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ status: 500, isRetryable: true });
+    expect(String(unknown)).toMatch(/answered 500: Internal Server Error/);
+    expect(server.initializations.length - before).toBe(3);
+  });
+
   it("runs a world: show_api_descriptions records, save_state and load_state, evaluate, evaluate_all", async () => {
     const client = new AppWorldClient({ baseUrl: server.url, retries: 0 });
     await client.initialize("e93fa60_1", { experiment_name: "shapes" });
