@@ -6,11 +6,14 @@ import {
   type CreateEnvironmentOptions,
   type EnvironmentV1,
   type EpisodeOutcome,
+  type GoldReplayOptionsV1,
+  type GoldReplayReportV1,
   InvalidInputError,
   type LoadTasksOptions,
   type LoadTasksResult,
   type Task,
 } from "@hs/harness";
+import { readGroundTruthMetadata, readGroundTruthSolution } from "./dataset/appworld-data.js";
 import { AppWorldEnvironment } from "./environment.js";
 import { appworldLibrary } from "./evolution-library.js";
 import { appworldConventions } from "./failure-conventions.js";
@@ -18,13 +21,16 @@ import { parseTaskIds } from "./load-task-ids.js";
 import {
   computeAppWorldMetrics,
   flattenMetrics,
+  scenarioOfTaskId,
   type TaskEvaluationRecord,
 } from "./metrics/appworld-metrics.js";
 import { appworldPresets } from "./presets.js";
 import { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-client.js";
-import type { TaskInfo } from "./protocol/schemas.js";
+import type { InitializeOptions, TaskInfo } from "./protocol/schemas.js";
 import { ServerPool } from "./protocol/server-pool.js";
-import { offlineGoldReplay } from "./replay/gold-replay.js";
+import { EvaluationRecorder } from "./real/evaluation-files.js";
+import { ExperimentNames } from "./real/experiment-names.js";
+import { goldReplay, offlineGoldReplay } from "./replay/gold-replay.js";
 import { offlineTask, offlineTaskIds } from "./world/offline-tasks.js";
 import { OfflineWorld } from "./world/offline-world.js";
 import type { SandboxMode } from "./world/python-shell.js";
@@ -48,6 +54,19 @@ export interface AppWorldOptions {
   maxOutputChars?: number;
   /** Client settings (time limits, retries, fetch). */
   client?: Omit<AppWorldClientOptions, "baseUrl">;
+  /**
+   * Options every `/initialize` of a real server gets (`max_interactions`, `random_seed`,
+   * `remote_apis_url`, ...; `AppWorldInitDefaults` in src/appworld/environment.py:85-98).
+   * `timeoutSeconds` is sent as `timeout_seconds` as well.
+   */
+  initializeOptions?: InitializeOptions;
+  /** This run's id in each episode's experiment name (default: start time and random bytes). */
+  runId?: string;
+  /**
+   * Where `<experiment>/evaluations/<dataset>.json` files are kept, rewritten after each evaluation (default
+   * `<appworldRoot>/experiments/outputs` when `appworldRoot` is given; otherwise none are written).
+   */
+  outputsDirectory?: string;
   /** The embedded policy's action grammar (`hs` loads `@hs/grammar-appworld` and hands it over). */
   actionGrammar?: ActionGrammarV1;
   /** Reads a file as UTF-8 (injectable for tests). */
@@ -98,6 +117,19 @@ export function taskFromInfo(info: TaskInfo, split: string, category: string): T
   };
 }
 
+/**
+ * The category of a real task, `difficulty_N:<scenario>`: the scenario is the id before `_`
+ * (`task_id_to_generator_id`, src/appworld/task.py:280-283), the difficulty is read from
+ * `ground_truth/metadata.json` under the AppWorld root as `load_task_ids` reads it (task.py:260-265);
+ * without a root, or without that file, the difficulty is 0 and the task counts only in the aggregate.
+ */
+async function realCategory(taskId: string, appworldRoot: string | undefined): Promise<string> {
+  const scenario = scenarioOfTaskId(taskId);
+  if (appworldRoot === undefined) return `difficulty_0:${scenario}`;
+  const metadata = await readGroundTruthMetadata(appworldRoot, taskId).catch(() => undefined);
+  return `difficulty_${metadata?.difficulty ?? 0}:${scenario}`;
+}
+
 function offlineCategory(taskId: string): string {
   const task = offlineTask(taskId);
   return task === undefined ? "unknown" : `difficulty_${task.difficulty}:${task.scenarioId}`;
@@ -134,6 +166,31 @@ export function summarizeAppWorld(outcomes: readonly EpisodeOutcome[]): Record<s
 }
 
 /**
+ * Gold replay over real servers, as `appworld verify tasks` does (src/appworld/verify.py:102-139):
+ * each task's ground-truth solution, read from the AppWorld root, then `/evaluate`; and an empty
+ * episode that must fail.
+ */
+async function realGoldReplay(
+  benchmark: BenchmarkV1,
+  replayOptions: GoldReplayOptionsV1,
+  options: AppWorldOptions,
+): Promise<GoldReplayReportV1> {
+  const root = options.appworldRoot;
+  if (root === undefined)
+    throw new InvalidInputError(
+      "a gold replay on real AppWorld servers reads the ground truth under --appworld-root",
+      {
+        field: "appworldRoot",
+      },
+    );
+  return await goldReplay(benchmark, replayOptions, {
+    concurrency: options.serverUrls?.length ?? 1,
+    world: "real",
+    solutionOf: (task) => readGroundTruthSolution(root, String(task.metadata.appworldTaskId ?? task.id)),
+  });
+}
+
+/**
  * Creates the AppWorld benchmark. Without `serverUrls` it runs the offline world of this package
  * (servers on 127.0.0.1 speaking AppWorld's environment protocol, tasks of our own); with them it
  * drives real AppWorld environment servers through the same client.
@@ -141,7 +198,22 @@ export function summarizeAppWorld(outcomes: readonly EpisodeOutcome[]): Record<s
 export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
   const offline = options.serverUrls === undefined || options.serverUrls.length === 0;
   const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
-  const experimentName = options.experimentName ?? "harness-s";
+  const experimentNames = new ExperimentNames(options.experimentName ?? "harness-s", options.runId);
+  const outputsDirectory =
+    options.outputsDirectory ??
+    (options.appworldRoot === undefined ? undefined : join(options.appworldRoot, "experiments", "outputs"));
+  const recorder =
+    offline || outputsDirectory === undefined ? undefined : new EvaluationRecorder(outputsDirectory);
+  const initializeOptions: InitializeOptions = {
+    ...(options.timeoutSeconds === undefined ? {} : { timeout_seconds: options.timeoutSeconds }),
+    ...options.initializeOptions,
+  };
+  const clientOptions: Omit<AppWorldClientOptions, "baseUrl"> = {
+    ...(options.timeoutSeconds === undefined
+      ? {}
+      : { executeTimeoutMs: Math.max(120_000, (options.timeoutSeconds + 30) * 1000) }),
+    ...options.client,
+  };
   const world = new OfflineWorld({
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
@@ -158,7 +230,7 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
   const describe = async (taskId: string): Promise<TaskInfo | undefined> => {
     if (offline) return offlineInfo(taskId);
     const url = options.serverUrls?.[0] as string;
-    return await new AppWorldClient({ ...options.client, baseUrl: url }).getTask(taskId);
+    return await new AppWorldClient({ ...clientOptions, baseUrl: url }).getTask(taskId);
   };
 
   const loadIds = async (file: string, split: string): Promise<LoadTasksResult> => {
@@ -186,7 +258,12 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
               field: "task_id",
             }),
           );
-        else tasks.push(taskFromInfo(info, split, offline ? offlineCategory(taskId) : "appworld"));
+        else {
+          const category = offline
+            ? offlineCategory(taskId)
+            : await realCategory(taskId, options.appworldRoot);
+          tasks.push(taskFromInfo(info, split, category));
+        }
       } catch (error) {
         problems.push(
           new InvalidInputError(
@@ -244,8 +321,11 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     ): Promise<EnvironmentV1> {
       return new AppWorldEnvironment(task, {
         pool: await serverPool(),
-        experimentName,
-        ...(options.client === undefined ? {} : { client: options.client }),
+        experimentName: (taskId) => experimentNames.next(taskId),
+        client: clientOptions,
+        ...(offline ? {} : { initializeOptions }),
+        onEvaluated: (experiment, taskId, evaluation) =>
+          recorder?.record(experiment, task.split, taskId, evaluation),
       });
     },
     summarize: summarizeAppWorld,
@@ -259,10 +339,11 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     },
     async close() {
       await world.close();
+      await recorder?.settled();
     },
   };
-  if (offline)
-    benchmark.goldReplay = (replayOptions) =>
-      offlineGoldReplay(benchmark, replayOptions, options.parallelism ?? 4);
+  benchmark.goldReplay = offline
+    ? (replayOptions) => offlineGoldReplay(benchmark, replayOptions, options.parallelism ?? 4)
+    : (replayOptions) => realGoldReplay(benchmark, replayOptions, options);
   return benchmark;
 }

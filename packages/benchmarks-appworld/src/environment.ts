@@ -10,7 +10,7 @@ import type {
 import { EnvironmentError } from "@hs/harness";
 import { executeToolName } from "./presets.js";
 import { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-client.js";
-import type { Evaluation } from "./protocol/schemas.js";
+import type { Evaluation, InitializeOptions } from "./protocol/schemas.js";
 import type { ServerLease, ServerPool } from "./protocol/server-pool.js";
 
 /** The one tool of an AppWorld episode: run Python in the task's shell. */
@@ -32,8 +32,12 @@ export const appworldTools: readonly ToolSpec[] = [
 export interface AppWorldEnvironmentOptions {
   /** Servers to lease one from. */
   pool: ServerPool;
-  /** Experiment name sent to `/initialize`. */
-  experimentName: string;
+  /** Experiment name sent to `/initialize`, or a function giving each episode its own. */
+  experimentName: string | ((appworldTaskId: string) => string);
+  /** Other `/initialize` options (max_interactions, random_seed, remote_apis_url, timeout_seconds...). */
+  initializeOptions?: InitializeOptions;
+  /** Called with each `/evaluate` result and the episode's experiment name. */
+  onEvaluated?: (experimentName: string, appworldTaskId: string, evaluation: Evaluation) => unknown;
   /** Client settings beyond the URL. */
   client?: Omit<AppWorldClientOptions, "baseUrl">;
   /** Whether to ask the server to save its logs at close (default false). */
@@ -54,6 +58,7 @@ export class AppWorldEnvironment implements EnvironmentV1 {
   private lease: ServerLease | undefined;
   private client: AppWorldClient | undefined;
   private closed = false;
+  private experiment: string | undefined;
 
   constructor(
     private readonly task: Task,
@@ -69,12 +74,23 @@ export class AppWorldEnvironment implements EnvironmentV1 {
     if (this.closed) throw new EnvironmentError("the AppWorld environment is closed");
     if (this.lease === undefined) this.lease = await this.options.pool.lease(options.signal);
     this.client = new AppWorldClient({ ...this.options.client, baseUrl: this.lease.url });
-    const appworldTaskId = String(this.task.metadata.appworldTaskId ?? this.task.id);
+    const appworldTaskId = this.appworldTaskId;
+    const name = this.options.experimentName;
+    this.experiment = typeof name === "string" ? name : name(appworldTaskId);
     await this.client.initialize(
       appworldTaskId,
-      { experiment_name: this.options.experimentName },
+      { ...this.options.initializeOptions, experiment_name: this.experiment },
       options.signal,
     );
+  }
+
+  /** The experiment name this episode was initialized with. */
+  get experimentName(): string | undefined {
+    return this.experiment;
+  }
+
+  private get appworldTaskId(): string {
+    return String(this.task.metadata.appworldTaskId ?? this.task.id);
   }
 
   async step(call: ToolCall, options: EnvironmentCallOptions = {}): Promise<ToolResult> {
@@ -102,6 +118,7 @@ export class AppWorldEnvironment implements EnvironmentV1 {
 
   async grade(options: EnvironmentCallOptions = {}): Promise<Grade> {
     const evaluation: Evaluation = await this.requireClient().evaluate({}, options.signal);
+    await this.options.onEvaluated?.(this.experiment ?? "", this.appworldTaskId, evaluation);
     return {
       reward: evaluation.success ? 1 : 0,
       success: evaluation.success,

@@ -22,6 +22,17 @@ function positiveNumber(values: PluginOptionValues, name: string): number | unde
   return number;
 }
 
+function integerOption(values: PluginOptionValues, name: string, minimum: number): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const number = Number(text);
+  if (!Number.isInteger(number) || number < minimum)
+    throw new InvalidInputError(`--${name} must be an integer of at least ${minimum}, got "${text}"`, {
+      field: name,
+    });
+  return number;
+}
+
 /** `hs --bench appworld`: the AppWorld benchmark as a plugin. */
 export const benchmarkPlugin: BenchmarkPluginV1 = {
   specificationVersion: "v1",
@@ -50,7 +61,28 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       type: "string",
       description: "Offline Python sandbox: bwrap (default when installed) or none.",
     },
-    "timeout-seconds": { type: "string", description: "Seconds one offline execute may run (default 10)." },
+    "timeout-seconds": {
+      type: "string",
+      description:
+        "Seconds one execute may run (offline default 10; sent to real servers as timeout_seconds, whose default is 100).",
+    },
+    "max-interactions": {
+      type: "string",
+      description: "max_interactions sent to real servers' /initialize (AppWorld's default 1000).",
+    },
+    "random-seed": {
+      type: "string",
+      description: "random_seed sent to real servers' /initialize (AppWorld's default 100).",
+    },
+    "remote-apis-url": {
+      type: "string",
+      description: "remote_apis_url sent to real servers' /initialize (a separate `appworld serve apis`).",
+    },
+    "outputs-dir": {
+      type: "string",
+      description:
+        "Where <experiment>/evaluations/<dataset>.json are written (default <appworld-root>/experiments/outputs).",
+    },
   },
   grammarModule: "@hs/grammar-appworld",
   // an episode starts a sandboxed python3 and runs up to 50 cells (about 0.3-0.6 s), DBBench's about 0.01 s
@@ -81,7 +113,25 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     const appworldRoot = stringOption(values, "appworld-root");
     const parallelism = positiveNumber(values, "parallelism");
     const timeoutSeconds = positiveNumber(values, "timeout-seconds");
+    const maxInteractions = integerOption(values, "max-interactions", 1);
+    const randomSeed = integerOption(values, "random-seed", 0);
+    const remoteApisUrl = stringOption(values, "remote-apis-url");
+    if (remoteApisUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(remoteApisUrl))
+      throw new InvalidInputError(`not an http(s) URL: "${remoteApisUrl}"`, { field: "remote-apis-url" });
+    if (serverUrls !== undefined && timeoutSeconds !== undefined && !Number.isInteger(timeoutSeconds))
+      throw new InvalidInputError(
+        `--timeout-seconds must be whole seconds for a real server (its timeout_seconds is an int), got ${timeoutSeconds}`,
+        { field: "timeout-seconds" },
+      );
+    const outputsDirectory = stringOption(values, "outputs-dir");
+    const initializeOptions = {
+      ...(maxInteractions === undefined ? {} : { max_interactions: maxInteractions }),
+      ...(randomSeed === undefined ? {} : { random_seed: randomSeed }),
+      ...(remoteApisUrl === undefined ? {} : { remote_apis_url: remoteApisUrl }),
+    };
     return createAppWorld({
+      initializeOptions,
+      ...(outputsDirectory === undefined ? {} : { outputsDirectory }),
       ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(serverUrls === undefined ? {} : { serverUrls }),
       ...(experimentName === undefined ? {} : { experimentName }),

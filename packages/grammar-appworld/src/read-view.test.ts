@@ -62,4 +62,30 @@ describe("readView", () => {
     expect(read.cells[0]?.failed).toBe(true);
     expect(read.tokens.size).toBe(0);
   });
+
+  it("reads show_api_descriptions as AppWorld returns it: a list of {name, description} records", () => {
+    const view: PolicyView = {
+      actionFormat: "text",
+      tools: [],
+      messages: [
+        {
+          role: "user",
+          content: "My name is: A B. My personal email is a@b.c and phone number is 555.\nTask: Do it.",
+        },
+        {
+          role: "assistant",
+          content: "```python\nprint(apis.api_docs.show_api_descriptions(app_name='notes'))\n```",
+        },
+        {
+          role: "user",
+          content:
+            "[{'name': 'login', 'description': 'Log in to your account.'}, {'name': 'show_notes', 'description': 'List your notes.'}]",
+        },
+      ],
+    };
+    expect(readView(view).apisByApp.get("notes")).toEqual([
+      { name: "login", description: "Log in to your account." },
+      { name: "show_notes", description: "List your notes." },
+    ]);
+  });
 });

@@ -169,6 +169,18 @@ function docOf(app: string, value: PythonValue | undefined): ShownDoc | undefine
   return { app, api: value.api_name, description: String(value.description ?? ""), parameters };
 }
 
+/**
+ * One entry of `show_api_descriptions`: AppWorld returns `{name, description}` records
+ * (ace-agent/ace-appworld src/appworld/collections/apis.pyi:64-66); its prompts show older
+ * `"name : description"` strings (experiments/prompts/react.txt:43-48), which are read too.
+ */
+function apiDescriptionOf(entry: PythonValue): { name: string; description: string } {
+  if (isRecord(entry))
+    return { name: String(entry.name ?? ""), description: String(entry.description ?? "") };
+  const [name = "", description = ""] = String(entry).split(" : ");
+  return { name: name.trim(), description: description.trim() };
+}
+
 function readCell(view: AppWorldView, cell: ObservedCell): void {
   const code = cell.code ?? "";
   if (cell.failed || cell.output === null) return;
@@ -179,13 +191,7 @@ function readCell(view: AppWorldView, cell: ObservedCell): void {
       view.appDescriptions.set(String(record.name), String(record.description ?? ""));
     view.apps = [...view.appDescriptions.keys()];
   } else if (/show_api_descriptions\(/.test(code) && app !== undefined && Array.isArray(value))
-    view.apisByApp.set(
-      app,
-      value.map((line) => {
-        const [name = "", description = ""] = String(line).split(" : ");
-        return { name: name.trim(), description: description.trim() };
-      }),
-    );
+    view.apisByApp.set(app, value.map(apiDescriptionOf));
   else if (/show_api_doc\(/.test(code) && app !== undefined) {
     const doc = docOf(app, value);
     if (doc !== undefined) view.docs.set(`${app}.${doc.api}`, doc);

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@hs/harness";
+import { pythonRound } from "./python-round.js";
 
 /** One evaluated task, as AppWorld's metric reads it. */
 export interface TaskEvaluationRecord {
@@ -34,12 +35,17 @@ export interface AppWorldMetrics {
   byDifficulty: Record<"difficulty_1" | "difficulty_2" | "difficulty_3", GoalCompletion>;
 }
 
+/** A task id without its `:tag` (`remove_tag` in ace-agent/ace-appworld src/appworld/task.py:298). */
+export function stripTaskTag(taskId: string): string {
+  return taskId.split(":")[0] as string;
+}
+
 /**
  * The scenario of a task id: the part before the one underscore (`task_id_to_generator_id` in
  * ace-agent/ace-appworld src/appworld/task.py, which asserts there is exactly one).
  */
 export function scenarioOfTaskId(taskId: string): string {
-  const parts = taskId.split("_");
+  const parts = stripTaskTag(taskId).split("_");
   if (parts.length !== 2 || parts[0] === "" || parts[1] === "") {
     throw new InvalidInputError(`expected a task id "<scenario>_<n>" with one underscore, got "${taskId}"`, {
       field: "taskId",
@@ -48,11 +54,15 @@ export function scenarioOfTaskId(taskId: string): string {
   return parts[0] as string;
 }
 
-/** AppWorld's `round(100 * average(values, round_to=4), 1)`; an empty list counts as 0. */
+/**
+ * AppWorld's `round(100 * average(values, round_to=4), 1)` with Python's `round` (ace-agent/ace-appworld
+ * src/appworld/evaluator.py:366-368, `average` in src/appworld/common/utils.py:1850); an empty list
+ * counts as 0.
+ */
 function percentAverage(values: readonly number[]): number {
   if (values.length === 0) return 0;
-  const mean = Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 10_000) / 10_000;
-  return Math.round(100 * mean * 10) / 10;
+  const mean = pythonRound(values.reduce((sum, value) => sum + value, 0) / values.length, 4);
+  return pythonRound(100 * mean, 1);
 }
 
 function goalCompletion(records: readonly TaskEvaluationRecord[]): GoalCompletion {

@@ -54,10 +54,20 @@ describe("AppWorldClient over real HTTP", () => {
     expect(server.requests.filter((request) => request === "POST /initialize")).toHaveLength(2);
   });
 
-  it("retries a 500 on a safe call and succeeds", async () => {
+  it("retries a plain-text 500 on a safe call and succeeds", async () => {
     server.fault = { kind: "status", status: 500, times: 2 };
     const info = await client({ retries: 2 }).initialize("music_1");
     expect(info.task_id).toBe("music_1");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("keeps the status of a plain-text 500 once the retries are spent", async () => {
+    server.fault = { kind: "status", status: 500, times: 9 };
+    const failure = await client({ retries: 2 })
+      .initialize("music_1")
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 500, isRetryable: true });
+    expect(String(failure)).toMatch(/answered 500: Internal Server Error/);
     expect(server.requests).toHaveLength(3);
   });
 

@@ -3,7 +3,9 @@ import { z } from "zod";
 import {
   type ApiDocs,
   apiDocsSchema,
+  type EvaluateAll,
   type Evaluation,
+  evaluateAllSchema,
   evaluationSchema,
   type InitializeOptions,
   outputEnvelope,
@@ -34,6 +36,8 @@ interface CallSpec<Schema extends z.ZodType> {
   output: Schema;
   /** Whether repeating the call cannot change the world twice. */
   safeToRetry: boolean;
+  /** The reply is the value itself, not `{"output": ...}` (GET /api_docs). */
+  bare?: boolean;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
 }
@@ -144,6 +148,50 @@ export class AppWorldClient {
     await this.post("/close", { task_id: taskId }, z.unknown(), signal);
   }
 
+  /** POST /save_state: checkpoints the world under `stateId`; returns the id (environment.py:204-211). */
+  async saveState(stateId: string, signal?: AbortSignal): Promise<string> {
+    return await this.post(
+      "/save_state",
+      { task_id: this.requireTask("save_state"), state_id: stateId },
+      z.string(),
+      signal,
+    );
+  }
+
+  /** POST /load_state: returns the world to a checkpoint saved with `saveState` (environment.py:214-218). */
+  async loadState(stateId: string, signal?: AbortSignal): Promise<void> {
+    await this.post(
+      "/load_state",
+      { task_id: this.requireTask("load_state"), state_id: stateId },
+      z.unknown(),
+      signal,
+    );
+  }
+
+  /** POST /close_all: closes whatever world the server holds, whoever opened it (environment.py:146-151). */
+  async closeAll(signal?: AbortSignal): Promise<void> {
+    this.activeTaskId = undefined;
+    await this.post("/close_all", {}, z.unknown(), signal);
+  }
+
+  /**
+   * POST /evaluate_all: `evaluate_tasks` over the saved outputs of an experiment (environment.py:181-194,
+   * evaluator.py:542-566). Upstream raises (a 500) while the server holds an open world, and with
+   * `include_details: false`, so the details are always asked for.
+   */
+  async evaluateAll(
+    taskIds: readonly string[],
+    experimentName: string,
+    signal?: AbortSignal,
+  ): Promise<EvaluateAll> {
+    return await this.post(
+      "/evaluate_all",
+      { task_ids: taskIds, experiment_name: experimentName, suppress_errors: true, include_details: true },
+      evaluateAllSchema,
+      signal,
+    );
+  }
+
   /** GET /tasks/{id}: a task's public description. */
   async getTask(taskId: string, signal?: AbortSignal): Promise<TaskInfo> {
     const info = await this.call({
@@ -162,12 +210,16 @@ export class AppWorldClient {
     return info;
   }
 
-  /** GET /api_docs: every app's API docs. */
+  /**
+   * GET /api_docs: every app's API docs. Upstream returns the bare object, not `{"output": ...}`
+   * (ace-agent/ace-appworld src/appworld/serve/environment.py:246-258).
+   */
   async apiDocs(signal?: AbortSignal): Promise<ApiDocs> {
     return await this.call({
       method: "GET",
       path: "/api_docs",
       output: apiDocsSchema,
+      bare: true,
       safeToRetry: true,
       timeoutMs: this.requestTimeoutMs,
       signal,
@@ -218,27 +270,25 @@ export class AppWorldClient {
   private async callOnce<Schema extends z.ZodType>(spec: CallSpec<Schema>): Promise<z.infer<Schema>> {
     const where = `AppWorld ${spec.method} ${this.baseUrl}${spec.path}`;
     const text = await this.send(spec, where);
-    let json: unknown;
-    try {
-      json = JSON.parse(text.body);
-    } catch {
-      throw new ApiCallError(
-        `${where}: the reply is not JSON: ${preview(text.body)}`,
-        {
-          status: text.status,
-          responseBody: preview(text.body),
-        },
-        { isRetryable: false },
-      );
-    }
+    const json = parseJson(text.body);
     if (text.status < 200 || text.status >= 300) {
-      const detail = typeof json === "object" && json !== null && "detail" in json ? json.detail : json;
-      throw new ApiCallError(`${where} answered ${text.status}: ${preview(JSON.stringify(detail))}`, {
+      // FastAPI answers an HTTPException with {"detail": ...} (400), a bad body with a detail list
+      // (422), and any other exception with the plain text "Internal Server Error" (500); the status
+      // decides whether a retry helps (ace-agent/ace-appworld src/appworld/serve/environment.py:65-75).
+      const detail = describeDetail(json, text.body);
+      throw new ApiCallError(`${where} answered ${text.status}: ${preview(detail)}`, {
         status: text.status,
         responseBody: preview(text.body),
       });
     }
-    const parsed = outputEnvelope(spec.output).safeParse(json);
+    if (json === notJson) {
+      throw new ApiCallError(
+        `${where}: the reply is not JSON: ${preview(text.body)}`,
+        { status: text.status, responseBody: preview(text.body) },
+        { isRetryable: false },
+      );
+    }
+    const parsed = (spec.bare === true ? spec.output : outputEnvelope(spec.output)).safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = (issue?.path ?? []).join(".");
@@ -251,7 +301,8 @@ export class AppWorldClient {
         { isRetryable: false },
       );
     }
-    return (parsed.data as { output: z.infer<Schema> }).output;
+    const data = parsed.data as unknown;
+    return (spec.bare === true ? data : (data as { output: unknown }).output) as z.infer<Schema>;
   }
 
   private async send(spec: CallSpec<z.ZodType>, where: string): Promise<{ status: number; body: string }> {
@@ -286,6 +337,35 @@ export class AppWorldClient {
       spec.signal?.removeEventListener("abort", onAbort);
     }
   }
+}
+
+const notJson = Symbol("not JSON");
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return notJson;
+  }
+}
+
+/** The `detail` of a FastAPI error (a string, or a 422 list of `{loc, msg}`), or the plain text. */
+function describeDetail(json: unknown, body: string): string {
+  if (json === notJson) return body.trim() === "" ? "(empty body)" : body.trim();
+  const detail = typeof json === "object" && json !== null && "detail" in json ? json.detail : json;
+  if (typeof detail === "string") return JSON.stringify(detail);
+  if (Array.isArray(detail)) {
+    const parts = detail.map((item) => {
+      const record = (typeof item === "object" && item !== null ? item : {}) as {
+        loc?: unknown;
+        msg?: unknown;
+      };
+      const location = Array.isArray(record.loc) ? record.loc.join(".") : "";
+      return `${location}: ${String(record.msg ?? JSON.stringify(item))}`;
+    });
+    return parts.join("; ");
+  }
+  return JSON.stringify(detail);
 }
 
 function describeNetworkError(error: unknown): string {

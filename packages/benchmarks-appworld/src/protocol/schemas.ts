@@ -67,6 +67,21 @@ export const evaluationSchema = z.object({
 /** The evaluation of one task. */
 export type Evaluation = z.infer<typeof evaluationSchema>;
 
+/** `/evaluate_all`: `Metric.compute_metrics` with details (src/appworld/evaluator.py:376-383). */
+export const evaluateAllSchema = z.object({
+  /** TGC and SGC of the tasks, in percent. */
+  aggregate: z.object({
+    /** Task goal completion. */
+    task_goal_completion: z.number(),
+    /** Scenario goal completion. */
+    scenario_goal_completion: z.number(),
+  }),
+  /** Each task's evaluation. */
+  individual: z.record(z.string(), evaluationSchema),
+});
+/** The evaluation of an experiment's tasks. */
+export type EvaluateAll = z.infer<typeof evaluateAllSchema>;
+
 /** One parameter of an API, in AppWorld's api-doc shape. */
 export const apiParameterSchema = z.object({
   /** Parameter name. */

@@ -51,7 +51,34 @@ export async function offlineGoldReplay(
   options: GoldReplayOptionsV1,
   concurrency = 1,
 ): Promise<GoldReplayReportV1> {
-  const { tasks } = await benchmark.loadTasks(options.tasks);
+  return await goldReplay(benchmark, options, {
+    concurrency,
+    world: "offline",
+    solutionOf: async (task) => offlineTask(task.id)?.solution ?? "",
+  });
+}
+
+/** How a gold replay finds each task's reference solution, and what it calls the world. */
+export interface GoldReplaySource {
+  /** Episodes at once (one per server). */
+  concurrency: number;
+  /** `offline` or `real`, reported in the details. */
+  world: string;
+  /** The reference solution's code; a rejection is the task's failure reason. */
+  solutionOf: (task: Task) => Promise<string>;
+}
+
+/**
+ * Gold replay over any AppWorld servers: each task's reference solution in one episode, nothing in
+ * another, both graded by the server's `/evaluate`.
+ */
+export async function goldReplay(
+  benchmark: BenchmarkV1,
+  options: GoldReplayOptionsV1,
+  source: GoldReplaySource,
+): Promise<GoldReplayReportV1> {
+  const concurrency = source.concurrency;
+  const { tasks, problems } = await benchmark.loadTasks(options.tasks);
   const failures: GoldReplayFailure[] = [];
   let passed = 0;
   let emptyPassed = 0;
@@ -63,7 +90,16 @@ export async function offlineGoldReplay(
     while (next < tasks.length && options.signal?.aborted !== true) {
       const task = tasks[next] as Task;
       next += 1;
-      const reference = await runEpisode(benchmark, task, offlineTask(task.id)?.solution ?? "");
+      let solution: string;
+      try {
+        solution = await source.solutionOf(task);
+      } catch (error) {
+        failures.push({ taskId: task.id, reason: (error as Error).message });
+        done += 1;
+        options.onProgress?.(done, tasks.length, task.id);
+        continue;
+      }
+      const reference = await runEpisode(benchmark, task, solution);
       executeMs += reference.executeMs;
       if (reference.success) passed += 1;
       else failures.push({ taskId: task.id, reason: reference.reason });
@@ -83,8 +119,9 @@ export async function offlineGoldReplay(
     total: tasks.length,
     emptyPassed,
     failures: failures.sort((left, right) => left.taskId.localeCompare(right.taskId)),
+    ...(problems.length === 0 ? {} : { problems: problems.map((problem) => problem.message) }),
     details: {
-      world: "offline",
+      world: source.world,
       concurrency,
       seconds: Math.round(seconds * 100) / 100,
       episodesPerSecond: Math.round(((2 * tasks.length) / Math.max(seconds, 1e-9)) * 100) / 100,

@@ -27,7 +27,7 @@ describe("the offline world over AppWorld's protocol", () => {
     const info = await client.initialize("contactrelcount_1", { experiment_name: "protocol-test" });
     expect((await client.getTask("contactrelcount_1")).instruction).toBe(info.instruction);
     expect(await client.execute("print(apis.api_docs.show_api_descriptions(app_name='supervisor'))")).toMatch(
-      /complete_task : Mark the active task as complete/,
+      /\{'name': 'complete_task', 'description': 'Mark the active task as complete/,
     );
     expect(await client.taskCompleted()).toBe(false);
     expect(await client.execute("x = apis.supervisor.complete_task(answer=0)")).toBe("Execution successful.");

@@ -158,8 +158,12 @@ export class OfflineAppWorldServer {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      const output = await this.route(request.method ?? "GET", request.url ?? "/", request);
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ output }));
+      const method = request.method ?? "GET";
+      const path = request.url ?? "/";
+      const output = await this.route(method, path, request);
+      // GET /api_docs answers the bare object upstream (src/appworld/serve/environment.py:246-258)
+      const reply = method === "GET" && path === "/api_docs" ? output : { output };
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
     } catch (error) {
       const status = error instanceof HttpProblem ? error.status : 500;
       const detail = error instanceof Error ? error.message : String(error);

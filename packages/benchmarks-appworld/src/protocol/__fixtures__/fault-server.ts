@@ -79,9 +79,10 @@ export async function startFaultServer(): Promise<FaultServer> {
     if (fault.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault.kind === "status" && fault.times > 0) {
       fault.times -= 1;
+      // FastAPI's answer to an unhandled exception: plain text, not JSON
       response
-        .writeHead(fault.status, { "content-type": "application/json" })
-        .end('{"detail":"Internal Server Error"}');
+        .writeHead(fault.status, { "content-type": "text/plain; charset=utf-8" })
+        .end("Internal Server Error");
       return;
     }
     if (fault.kind === "garbage") {
@@ -97,7 +98,8 @@ export async function startFaultServer(): Promise<FaultServer> {
       );
       return;
     }
-    const shaped = fault.kind === "bad-shape" ? { result: output } : { output };
+    const bare = path === "/api_docs" && request.method === "GET";
+    const shaped = fault.kind === "bad-shape" ? { result: output } : bare ? output : { output };
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(shaped));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -45,12 +45,13 @@ function apiDocsApis(): ApiDefinition[] {
       name: "show_api_descriptions",
       method: "GET",
       path: "/api_descriptions/{app_name}",
-      description: "List the APIs of an app, one line each.",
+      description: "List the APIs of an app with a description of each.",
       parameters: [{ name: "app_name", type: "string", description: "The app.", required: true }],
       auth: false,
-      response: ["string"],
+      // upstream: list[NameDescriptionResponse] (ace-agent/ace-appworld src/appworld/collections/apis.pyi:64-66)
+      response: [{ name: "string", description: "string" }],
       handle: ({ arguments: values }) =>
-        apisOfApp(values.app_name as string).map((api) => `${api.name} : ${api.description}`),
+        apisOfApp(values.app_name as string).map((api) => ({ name: api.name, description: api.description })),
     },
     {
       app: "api_docs",
