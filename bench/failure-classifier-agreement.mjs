@@ -25,11 +25,16 @@ const benchmarks = [
 const percent = (share) => `${(100 * share).toFixed(1)}%`;
 const reports = [];
 for (const [name, conventions] of benchmarks) {
-  const failures = await readLabelledFailures(new URL(`${name}.jsonl`, fixtures), new URL(`${name}-labels.jsonl`, fixtures));
+  const failures = await readLabelledFailures(
+    new URL(`${name}.jsonl`, fixtures),
+    new URL(`${name}-labels.jsonl`, fixtures),
+  );
   const report = await measureAgreement(failures, conventions);
   reports.push({ benchmark: name, ...report });
   if (values.json) continue;
-  console.log(`\n${name}: ${report.agreed}/${report.total} primary modes agree (${percent(report.agreement)})`);
+  console.log(
+    `\n${name}: ${report.agreed}/${report.total} primary modes agree (${percent(report.agreement)})`,
+  );
   console.log(`  ${"mode".padEnd(26)} ${"hand".padStart(12)} ${"classifier".padStart(12)}`);
   for (const row of report.modes) {
     const hand = `${row.hand} ${percent(row.handShare)}`;
@@ -38,6 +43,7 @@ for (const [name, conventions] of benchmarks) {
   }
   console.log(`  modes covering >= 5% of base failures (classifier): ${report.modesOverFivePercent}`);
   if (values.disagreements)
-    for (const miss of report.disagreements) console.log(`  x ${miss.id}: hand ${miss.hand}, rules ${miss.classifier}`);
+    for (const miss of report.disagreements)
+      console.log(`  x ${miss.id}: hand ${miss.hand}, rules ${miss.classifier}`);
 }
 if (values.json) console.log(JSON.stringify(reports, null, 2));

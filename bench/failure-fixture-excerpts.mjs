@@ -17,7 +17,9 @@ const { values, positionals } = parseArgs({
   },
 });
 if (values.out === undefined || positionals.length === 0) {
-  console.error("usage: node bench/failure-fixture-excerpts.mjs --out FILE [--per-scenario N] [--every K] IN.jsonl...");
+  console.error(
+    "usage: node bench/failure-fixture-excerpts.mjs --out FILE [--per-scenario N] [--every K] IN.jsonl...",
+  );
   process.exit(2);
 }
 
@@ -65,9 +67,14 @@ function excerptOf(trajectory) {
     steps: trajectory.steps.map((step) => ({
       index: step.index,
       view:
-        step.index === 0 ? instructionView(step.view) : { messages: [], tools: [], actionFormat: step.view.actionFormat },
+        step.index === 0
+          ? instructionView(step.view)
+          : { messages: [], tools: [], actionFormat: step.view.actionFormat },
       action: { content: cut(step.action.content, actionLimit, 0), logprob: 0 },
-      parsed: step.parsed === null ? null : step.parsed.map((call) => ({ ...call, arguments: cutArguments(call.arguments) })),
+      parsed:
+        step.parsed === null
+          ? null
+          : step.parsed.map((call) => ({ ...call, arguments: cutArguments(call.arguments) })),
       executed: step.executed.map((entry) => ({
         call: { ...entry.call, arguments: cutArguments(entry.call.arguments) },
         result: {
@@ -98,7 +105,8 @@ for (const file of positionals) {
     if (!trajectory.success) failures.push(trajectory);
   }
 }
-const perScenario = values["per-scenario"] === undefined ? Number.POSITIVE_INFINITY : Number(values["per-scenario"]);
+const perScenario =
+  values["per-scenario"] === undefined ? Number.POSITIVE_INFINITY : Number(values["per-scenario"]);
 const every = Number(values.every);
 const counts = new Map();
 const picked = failures.filter((trajectory, index) => {

@@ -10,8 +10,7 @@ import type { FailureConventions } from "@hs/harness";
  */
 export const dbbenchConventions: FailureConventions = {
   id: "dbbench",
-  emptyResultPattern:
-    "^(\\[\\s*\\]|\\(\\s*\\)|\\[\\(\\s*(none|0)\\s*,?\\s*\\)\\]|none|empty set.*)$",
+  emptyResultPattern: "^(\\[\\s*\\]|\\(\\s*\\)|\\[\\(\\s*(none|0)\\s*,?\\s*\\)\\]|none|empty set.*)$",
   answerFormatPattern: "^\\s*:?\\s*\\[[\\s\\S]*\\]\\s*$",
   emptyAnswerPattern: '^:?\\s*(\\[\\s*\\]|\\[\\s*"?none"?\\s*\\]|none)$',
   answerArgument: null,
@@ -26,7 +25,31 @@ export const dbbenchConventions: FailureConventions = {
       questionPattern:
         "(\\?\\s*$|^\\s*(what|which|who|whom|whose|how|when|where|name|list|tell|give|count|add up|is|was|are|were|does|did|do)\\b)",
       updatePattern: "\\b(update[sd]?|updating|modif(y|ied|ies)|chang(e|ed|es|ing)|set)\\b",
-      linkWords: ["the", "a", "an", "of", "as", "for", "to", "is", "was", "were", "are", "be", "being", "with", "in", "at", "and", "equals", "equal", "column", "columns", "field", "fields"],
+      linkWords: [
+        "the",
+        "a",
+        "an",
+        "of",
+        "as",
+        "for",
+        "to",
+        "is",
+        "was",
+        "were",
+        "are",
+        "be",
+        "being",
+        "with",
+        "in",
+        "at",
+        "and",
+        "equals",
+        "equal",
+        "column",
+        "columns",
+        "field",
+        "fields",
+      ],
       modes: {
         wrongStatement: "wrong-statement",
         valueMismatch: "value-mismatch",

@@ -23,7 +23,8 @@ export function tracebackLocations(output: string): Location[] {
   return [...colon, ...quoted].map((match) => ({ file: match[1] ?? "", line: Number(match[2]) }));
 }
 
-const sameFile = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`) || a.endsWith(b) || b.endsWith(a);
+const sameFile = (a: string, b: string) =>
+  a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`) || a.endsWith(b) || b.endsWith(a);
 const sameLocation = (a: Location, b: Location) => a.line === b.line && sameFile(a.file, b.file);
 
 function cyclesOf(rule: EditTestRule, calls: readonly CallFact[], submit: CallFact | undefined): Cycle[] {
@@ -106,7 +107,11 @@ function editTestLabel(rule: EditTestRule, cycles: readonly Cycle[], submitStep:
       `every edit was reverted; no traceback before the last edit (${describe(lastEdit.at)}) named a source line`,
       lastEdit.step,
     );
-  return ruleLabel(modes.emptySubmission, `every edit was reverted; the last was ${describe(lastEdit.at)}`, submitStep);
+  return ruleLabel(
+    modes.emptySubmission,
+    `every edit was reverted; the last was ${describe(lastEdit.at)}`,
+    submitStep,
+  );
 }
 
 /** Labels of an `edit-test` rule (one label: the episode's edit / test outcome), none without a submit. */

@@ -51,14 +51,20 @@ async function readRows<T>(file: URL | string, schema: z.ZodType<T>): Promise<T[
 }
 
 /** Reads excerpts and their hand labels (JSON lines); every excerpt must have exactly one label. */
-export async function readLabelledFailures(excerpts: URL | string, labels: URL | string): Promise<LabelledFailure[]> {
+export async function readLabelledFailures(
+  excerpts: URL | string,
+  labels: URL | string,
+): Promise<LabelledFailure[]> {
   const rows = await readRows(excerpts, excerptSchema);
   const hand = new Map((await readRows(labels, handLabelSchema)).map((label) => [label.id, label.mode]));
   if (hand.size !== rows.length)
-    throw new InvalidInputError(`${String(labels)}: ${hand.size} labels for ${rows.length} excerpts`, { field: "id" });
+    throw new InvalidInputError(`${String(labels)}: ${hand.size} labels for ${rows.length} excerpts`, {
+      field: "id",
+    });
   return rows.map((row) => {
     const mode = hand.get(row.id);
-    if (mode === undefined) throw new InvalidInputError(`${String(labels)}: no label for ${row.id}`, { field: "id" });
+    if (mode === undefined)
+      throw new InvalidInputError(`${String(labels)}: no label for ${row.id}`, { field: "id" });
     return { id: row.id, mode, trajectory: row.trajectory as ObservedTrajectory };
   });
 }
@@ -113,7 +119,8 @@ export async function measureAgreement(
     const primary = labels[0]?.mode ?? "(none)";
     hand.set(failure.mode, (hand.get(failure.mode) ?? 0) + 1);
     found.set(primary, (found.get(primary) ?? 0) + 1);
-    if (primary !== failure.mode) disagreements.push({ id: failure.id, hand: failure.mode, classifier: primary });
+    if (primary !== failure.mode)
+      disagreements.push({ id: failure.id, hand: failure.mode, classifier: primary });
   }
   const total = failures.length;
   const share = (count: number) => (total === 0 ? 0 : count / total);

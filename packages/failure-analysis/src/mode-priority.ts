@@ -4,7 +4,10 @@ import type { FailureLabel } from "@hs/harness";
  * Labels sorted by a precedence list of modes: listed modes first, in the list's order, then the others
  * in the order they were found. The first label is the trajectory's primary mode.
  */
-export function sortByPriority(labels: readonly FailureLabel[], priority: readonly string[] = []): FailureLabel[] {
+export function sortByPriority(
+  labels: readonly FailureLabel[],
+  priority: readonly string[] = [],
+): FailureLabel[] {
   const rank = (mode: string) => {
     const index = priority.indexOf(mode);
     return index < 0 ? priority.length : index;

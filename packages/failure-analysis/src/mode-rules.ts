@@ -67,12 +67,20 @@ function completedEarlyLabel(
   const question = patternOf(rule.questionPattern).test(instructionOf(trajectory).trim());
   if (question) {
     if (!patternOf(rule.noAnswerPattern).test(callText(submit.call))) return undefined;
-    return ruleLabel(rule.mode, `the instruction asks a question; step ${submit.step} submitted no answer`, submit.step);
+    return ruleLabel(
+      rule.mode,
+      `the instruction asks a question; step ${submit.step} submitted no answer`,
+      submit.step,
+    );
   }
   const changePattern = conventions.changePattern;
   if (changePattern === undefined) return undefined;
   const changed = calls.some(
-    (fact) => fact !== submit && fact.step < submit.step && !fact.isError && patternOf(changePattern).test(callText(fact.call)),
+    (fact) =>
+      fact !== submit &&
+      fact.step < submit.step &&
+      !fact.isError &&
+      patternOf(changePattern).test(callText(fact.call)),
   );
   if (changed) return undefined;
   return ruleLabel(
@@ -83,7 +91,10 @@ function completedEarlyLabel(
 }
 
 /** Labels of a benchmark's own mode rules (`conventions.modeRules`), in the rules' order. */
-export function modeRuleLabels(trajectory: ObservedTrajectory, conventions: FailureConventions): FailureLabel[] {
+export function modeRuleLabels(
+  trajectory: ObservedTrajectory,
+  conventions: FailureConventions,
+): FailureLabel[] {
   const calls = callsOf(trajectory);
   const labels: FailureLabel[] = [];
   for (const rule of conventions.modeRules ?? []) {

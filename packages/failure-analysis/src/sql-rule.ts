@@ -110,7 +110,9 @@ function filterMismatch(context: SqlContext, conventions: FailureConventions): F
   if (query === undefined || !query.empty) return undefined;
   const seen = [...query.listed.values()].flat();
   for (const condition of query.last.statement.conditions) {
-    const near = seen.find((cell) => cell !== condition.value && normalised(cell) === normalised(condition.value));
+    const near = seen.find(
+      (cell) => cell !== condition.value && normalised(cell) === normalised(condition.value),
+    );
     if (near === undefined) continue;
     return ruleLabel(
       context.rule.modes.valueMismatch,

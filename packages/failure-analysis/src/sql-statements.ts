@@ -64,15 +64,24 @@ function updateWrites(statement: string): SqlStatement["writes"] {
 /** Reads one SQL statement (the dialect of MySQL-style agent queries; unknown shapes give `other`). */
 export function readSqlStatement(text: string): SqlStatement {
   const statement = text.trim();
-  const where = /\bwhere\b([\s\S]*?)(?:\border\s+by\b|\bgroup\s+by\b|\blimit\b|;|$)/i.exec(statement)?.[1] ?? "";
+  const where =
+    /\bwhere\b([\s\S]*?)(?:\border\s+by\b|\bgroup\s+by\b|\blimit\b|;|$)/i.exec(statement)?.[1] ?? "";
   const conditions = conditionsOf(where);
   const head = /^\s*(\w+)/.exec(statement)?.[1]?.toLowerCase();
   if (head === "select") {
-    const distinct = new RegExp(`^\\s*select\\s+distinct\\s+(?:${identifier})\\s+from\\b`, "i").exec(statement);
+    const distinct = new RegExp(`^\\s*select\\s+distinct\\s+(?:${identifier})\\s+from\\b`, "i").exec(
+      statement,
+    );
     const distinctColumn = distinct === null ? undefined : (distinct[1] ?? distinct[2]);
-    return { kind: "select", ...(distinctColumn === undefined ? {} : { distinctColumn }), writes: [], conditions };
+    return {
+      kind: "select",
+      ...(distinctColumn === undefined ? {} : { distinctColumn }),
+      writes: [],
+      conditions,
+    };
   }
-  if (head === "insert" || head === "replace") return { kind: "insert", writes: insertWrites(statement), conditions };
+  if (head === "insert" || head === "replace")
+    return { kind: "insert", writes: insertWrites(statement), conditions };
   if (head === "update") return { kind: "update", writes: updateWrites(statement), conditions };
   if (head === "delete") return { kind: "delete", writes: [], conditions };
   return { kind: "other", writes: [], conditions };
@@ -80,5 +89,7 @@ export function readSqlStatement(text: string): SqlStatement {
 
 /** The string cells of a printed result (Python `str()` of fetched rows: `[('a',), ("b's",)]`). */
 export function resultCells(content: string): string[] {
-  return [...content.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] ?? match[2] ?? "");
+  return [...content.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map(
+    (match) => match[1] ?? match[2] ?? "",
+  );
 }
