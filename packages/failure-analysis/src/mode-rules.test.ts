@@ -288,3 +288,26 @@ describe("sortByPriority", () => {
     ]);
   });
 });
+
+describe("catch-all", () => {
+  it("drops wrong-target when a benchmark rule found a mode, and keeps it otherwise", async () => {
+    const appworld = await conventionsOf("benchmarks-appworld", "appworldConventions");
+    const code = (text: string, done = false): Call => ({
+      name: "execute",
+      args: { code: text },
+      content: "0",
+      done,
+    });
+    const filter =
+      'answer = len([item for item in notes if item["pinned"] == True and item["pinned"] == False])';
+    const found = episode("Task: How many notes are pinned?", [
+      code(`${filter}\napis.supervisor.complete_task(answer=answer)`, true),
+    ]);
+    const plain = episode("Task: How many notes are pinned?", [
+      code("x = 1"),
+      code("answer = 3\napis.supervisor.complete_task(answer=answer)", true),
+    ]);
+    expect(classifyByRules(found, appworld).map((label) => label.mode)).toEqual(["impossible-filter"]);
+    expect(primary(classifyByRules(plain, appworld))).toBe("wrong-target");
+  });
+});

@@ -41,15 +41,20 @@ function unrecoveredEmpty(work: readonly CallFact[], conventions: FailureConvent
  * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
  * and submitted answer, read through the benchmark's conventions: the common modes, then the
  * benchmark's own (`modeRules`), sorted by `modePriority` so that the first label is the primary mode.
- * Returns no labels for a success.
+ * The catch-all `wrong-target` is dropped when a benchmark rule found a mode. Returns no labels for a
+ * success.
  */
 export function classifyByRules(
   trajectory: ObservedTrajectory,
   conventions: FailureConventions,
 ): FailureLabel[] {
   if (trajectory.success) return [];
-  const labels = [...commonLabels(trajectory, conventions), ...modeRuleLabels(trajectory, conventions)];
-  return sortByPriority(labels, conventions.modePriority);
+  const own = modeRuleLabels(trajectory, conventions);
+  // `wrong-target` is the catch-all of a graded-wrong answer: a benchmark's own mode says more
+  const common = commonLabels(trajectory, conventions).filter(
+    (label) => own.length === 0 || label.mode !== "wrong-target",
+  );
+  return sortByPriority([...common, ...own], conventions.modePriority);
 }
 
 /** The labels of the common failure modes. */
