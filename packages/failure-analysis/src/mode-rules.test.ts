@@ -301,6 +301,7 @@ describe("catch-all", () => {
     const filter =
       'answer = len([item for item in notes if item["pinned"] == True and item["pinned"] == False])';
     const found = episode("Task: How many notes are pinned?", [
+      code("x = 1"),
       code(`${filter}\napis.supervisor.complete_task(answer=answer)`, true),
     ]);
     const plain = episode("Task: How many notes are pinned?", [
