@@ -35,7 +35,7 @@ export interface ClassifyOptions {
 
 /**
  * Runs classifiers in order and merges their labels (one label per mode and source). Every classifier
- * gets the trajectory stripped of its grading details and dataset category (the observed task's
+ * gets the trajectory stripped of its grading details, dataset category and tool-result `data` (the observed task's
  * category, when given, replaces it). A classifier that throws is reported through `onError` and
  * skipped; the others still label. Successful trajectories get no labels.
  */
@@ -46,7 +46,7 @@ export async function classifyFailure(
 ): Promise<FailureLabel[]> {
   if (trajectory.success) return [];
   const task = options.task === undefined ? undefined : observeTask(options.task, options.task.category);
-  const observed = observeTrajectory(trajectory, task?.category);
+  const observed = withoutToolData(observeTrajectory(trajectory, task?.category));
   const labels: FailureLabel[] = [];
   const seen = new Set<string>();
   for (const classifier of classifiers) {
@@ -68,6 +68,23 @@ export async function classifyFailure(
     }
   }
   return labels;
+}
+
+/**
+ * The trajectory without its tool results' `data` (a payload for the harness and graders, never shown to
+ * the policy, e.g. a change's affected-row count that the DBBench protocol does not print).
+ */
+export function withoutToolData(trajectory: ObservedTrajectory): ObservedTrajectory {
+  return {
+    ...trajectory,
+    steps: trajectory.steps.map((step) => ({
+      ...step,
+      executed: step.executed.map(({ call, result }) => {
+        const { data: _data, ...shown } = result;
+        return { call, result: shown };
+      }),
+    })),
+  };
 }
 
 /** A copy of the trajectory with its `failureModes` filled by the classifiers. */

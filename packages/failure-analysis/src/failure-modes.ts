@@ -4,7 +4,8 @@ import { commonFailureModes, type FixDirection, fixDirections } from "@hs/harnes
 export type FailureMode = string;
 
 /**
- * Which fix directions are expected to repair each common failure mode. Locality is measured against
+ * Which fix directions are expected to repair each failure mode: the common ones and those the bundled
+ * benchmarks' conventions label. Locality is measured against
  * this map: a sibling's rescue is "local" when the rescued failure carries a mode of its direction.
  */
 export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDirection[]>> = {
@@ -18,6 +19,23 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "premature-answer": ["verification", "guidance"],
   "unchecked-change": ["verification"],
   "wrong-target": ["guidance", "verification", "tool-exposure"],
+  // benchmark-owned modes (each benchmark's `failureConventions.modeRules`); a mode names no benchmark
+  "wrong-statement": ["guidance", "action-format"],
+  "value-mismatch": ["tool-exposure", "guidance", "verification"],
+  "changed-wrong-rows": ["verification", "guidance"],
+  "wrong-column": ["tool-exposure", "guidance"],
+  "not-logged-in": ["error-recovery", "guidance"],
+  "doc-not-read": ["guidance", "tool-exposure"],
+  "stopped-paging": ["tool-exposure", "guidance"],
+  "impossible-filter": ["verification", "guidance"],
+  "wrong-argument": ["error-recovery", "guidance"],
+  "completed-early": ["verification", "guidance"],
+  "edit-broke-file": ["error-recovery", "verification"],
+  "edited-unnamed-line": ["context", "guidance"],
+  "never-ran-failing-tests": ["tool-exposure", "guidance"],
+  "submitted-failing-tests": ["verification"],
+  "unlocated-failure": ["context", "tool-exposure"],
+  "empty-submission": ["verification", "guidance"],
 };
 
 /** The failure modes a direction is expected to repair under a mode -> directions map. */

@@ -5,11 +5,12 @@ import {
   genericConventions,
   parseFailureConventions,
 } from "./failure-conventions.js";
+import { sortByPriority } from "./mode-priority.js";
+import { modeRuleLabels } from "./mode-rules.js";
+import { ruleLabel } from "./rule-label.js";
 import { answerOf, type CallFact, callsOf, excerpt, matches, submitCallOf } from "./trajectory-facts.js";
 
-function label(mode: string, evidence: string, step: number | undefined): FailureLabel {
-  return { mode, evidence, source: "rules", ...(step === undefined ? {} : { step }) };
-}
+const label = ruleLabel;
 
 function changeText(fact: CallFact, conventions: FailureConventions): string | undefined {
   const pattern = conventions.changePattern;
@@ -38,13 +39,26 @@ function unrecoveredEmpty(work: readonly CallFact[], conventions: FailureConvent
 
 /**
  * Rule-based failure labels of one failed trajectory, from its harness events, end reason, tool results
- * and submitted answer, read through the benchmark's conventions. Returns no labels for a success.
+ * and submitted answer, read through the benchmark's conventions: the common modes, then the
+ * benchmark's own (`modeRules`), sorted by `modePriority` so that the first label is the primary mode.
+ * The catch-all `wrong-target` is dropped when a benchmark rule found a mode. Returns no labels for a
+ * success.
  */
 export function classifyByRules(
   trajectory: ObservedTrajectory,
   conventions: FailureConventions,
 ): FailureLabel[] {
   if (trajectory.success) return [];
+  const own = modeRuleLabels(trajectory, conventions);
+  // `wrong-target` is the catch-all of a graded-wrong answer: a benchmark's own mode says more
+  const common = commonLabels(trajectory, conventions).filter(
+    (label) => own.length === 0 || label.mode !== "wrong-target",
+  );
+  return sortByPriority([...common, ...own], conventions.modePriority);
+}
+
+/** The labels of the common failure modes. */
+function commonLabels(trajectory: ObservedTrajectory, conventions: FailureConventions): FailureLabel[] {
   const labels: FailureLabel[] = [];
   const events = trajectory.events;
   const lastStep = trajectory.steps.length - 1;

@@ -63,3 +63,15 @@ export function answerOf(call: ToolCall, conventions: FailureConventions): strin
 export function matches(pattern: string, text: string): boolean {
   return new RegExp(pattern, "i").test(text.trim());
 }
+
+/** The string arguments of a call, one per line (the code, the query, the command). */
+export function callText(call: ToolCall): string {
+  return Object.values(call.arguments)
+    .filter((value): value is string => typeof value === "string")
+    .join("\n");
+}
+
+/** A regular expression from a conventions pattern, case-insensitive unless told otherwise. */
+export function patternOf(source: string, flags = "i"): RegExp {
+  return new RegExp(source, flags);
+}
