@@ -379,8 +379,12 @@ function trajectoryBrowser(container, prefix, directory, directoryIndex) {
     browser.append(
       element("h3", {}, "Trajectories"),
       form,
-      element("div", { class: "list" }),
-      element("div", { class: "detail" }),
+      element(
+        "div",
+        { class: "browser-body" },
+        element("div", { class: "list" }),
+        element("div", { class: "detail" }),
+      ),
     );
     loadTrajectories(browser, directoryIndex);
   } else if (browser.dataset.count !== String(run.trajectories)) {
@@ -409,7 +413,7 @@ function directoryView(directory, index) {
   for (const [runIndex, run] of directory.runs.entries()) {
     const runNode = slot(container, `${prefix}-r${runIndex}`, "div", { class: "run" });
     slot(runNode, `${prefix}-r${runIndex}-title`, "h3").textContent =
-      `${run.id}: ${run.method}${run.seed === null ? "" : ` seed ${run.seed}`}, ${run.metrics.length} steps, ${run.trajectories} trajectories`;
+      `${run.id}: ${run.method}${run.seed === null ? "" : ` seed ${run.seed}`}, ${run.metrics.length} steps, ${run.trajectories} trajectories${run.indexing ? " so far (still listing the file)" : ""}`;
     runCharts(runNode, `${prefix}-r${runIndex}`, run);
   }
   poolView(container, prefix, directory);

@@ -72,3 +72,22 @@ describe("the dashboard's HTTP API", () => {
     expect((await get("/etc/passwd")).status).toBe(404);
   });
 });
+
+describe("startDashboard beside other work", () => {
+  it("does not keep the process running with keepAlive false", async () => {
+    const { execFile } = await import("node:child_process");
+    const module = new URL("../dist/dashboard-server.js", import.meta.url).pathname;
+    const script = `const { startDashboard } = await import(${JSON.stringify(module)}); const d = await startDashboard({ directories: ["."], keepAlive: false }); console.log(d.url);`;
+    const started = Date.now();
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ["--input-type=module", "-e", script],
+        { timeout: 20_000 },
+        (error, stdout) => (error === null ? resolve(stdout) : reject(error)),
+      ),
+    );
+    expect(output).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/m);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 30_000);
+});

@@ -14,6 +14,8 @@ export interface DashboardOptions {
   port?: number;
   /** Address to listen on (default 127.0.0.1: this machine only). */
   host?: string;
+  /** Whether the server alone keeps the process running (default true; false beside other work). */
+  keepAlive?: boolean;
 }
 
 /** A running dashboard. */
@@ -93,6 +95,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve);
   });
+  if (options.keepAlive === false) server.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {

@@ -21,6 +21,8 @@ export interface RunView {
   metrics: unknown[];
   /** Trajectories listed so far. */
   trajectories: number;
+  /** Whether the trajectory file has more than was listed so far (a large file is listed a part per read). */
+  indexing: boolean;
   /** Harness ids and failure modes seen in its trajectories (for the browser's filters). */
   harnesses: string[];
   /** Failure modes seen. */
@@ -77,6 +79,9 @@ async function readJsonFile(file: string, problems: JsonlProblem[]): Promise<unk
 
 type Summary = TrajectorySummary | { problem: string };
 
+/** Bytes of a trajectory file listed per view, so a large file never holds up the page's first state. */
+const trajectoryBytesPerView = 16 << 20;
+
 /**
  * Reads run and experiment directories while they are written: every call to `view()` re-scans for
  * runs and reads only what was appended to their JSONL files since the last call.
@@ -103,7 +108,7 @@ export function createDirectoryReader(path: string) {
     }
     problems.push(...(await metrics.read()));
     const trajectories = trajectoriesOf(run);
-    const trajectoryProblems = await trajectories.read();
+    const trajectoryProblems = await trajectories.read(trajectoryBytesPerView);
     problems.push(...trajectoryProblems.filter((problem) => problem.message !== "not there (yet)"));
     const harnesses = new Set<string>();
     const modes = new Set<string>();
@@ -128,6 +133,7 @@ export function createDirectoryReader(path: string) {
       seed: config?.seed ?? (seedMatch === null ? null : Number(seedMatch[1])),
       metrics: metrics.rows.map((row) => row.value),
       trajectories: count,
+      indexing: trajectories.behind,
       harnesses: [...harnesses].sort(),
       modes: [...modes].sort(),
     };

@@ -33,3 +33,20 @@ describe("createJsonlTail", () => {
     expect(tail.rows.map((row) => row.value)).toEqual([9]);
   });
 });
+
+describe("createJsonlTail with a byte limit", () => {
+  it("reads a large file a part at a time and says it is behind until the end", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "hs-tail-")), "trajectories.jsonl");
+    await writeFile(file, Array.from({ length: 100 }, (_, index) => `{"index":${index}}\n`).join(""));
+    const tail = createJsonlTail(file);
+    expect(await tail.read(300)).toEqual([]);
+    expect(tail.behind).toBe(true);
+    const partly = tail.rows.length;
+    expect(partly).toBeGreaterThan(10);
+    expect(partly).toBeLessThan(100);
+    while (tail.behind) await tail.read(300);
+    expect(tail.rows.map((row) => (row.value as { index: number }).index)).toEqual(
+      Array.from({ length: 100 }, (_, index) => index),
+    );
+  });
+});

@@ -64,9 +64,15 @@ export function createJsonlTail<Kept = unknown>(
     get rows(): readonly JsonlRow<Kept>[] {
       return rows;
     },
-    /** Reads what was appended; returns the problems as of now. */
-    async read(): Promise<JsonlProblem[]> {
+    /** Whether the last `read` stopped at its byte limit with more of the file left. */
+    behind: false,
+    /**
+     * Reads what was appended, at most `maxBytes` of it (default: all), and returns the problems as of
+     * now; `behind` says whether more is left.
+     */
+    async read(maxBytes = Number.POSITIVE_INFINITY): Promise<JsonlProblem[]> {
       const info = await stat(file).catch(() => null);
+      this.behind = false;
       if (info === null) {
         reset();
         return [{ file, message: "not there (yet)" }];
@@ -75,8 +81,9 @@ export function createJsonlTail<Kept = unknown>(
       const handle = await open(file, "r");
       try {
         let position = offset + pending.length;
-        while (position < info.size) {
-          const buffer = Buffer.alloc(Math.min(chunkBytes, info.size - position));
+        const stop = Math.min(info.size, position + maxBytes);
+        while (position < stop) {
+          const buffer = Buffer.alloc(Math.min(chunkBytes, stop - position));
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
           if (bytesRead === 0) break;
           position += bytesRead;
@@ -90,11 +97,12 @@ export function createJsonlTail<Kept = unknown>(
           }
           pending = Buffer.from(data);
         }
+        this.behind = position < info.size;
       } finally {
         await handle.close();
       }
       const problems = [...badLines];
-      if (pending.length > 0)
+      if (pending.length > 0 && !this.behind)
         problems.push({
           file,
           line: line + 1,
