@@ -50,6 +50,7 @@ export const numberRules: Record<string, NumberRule> = {
   "judge-retries": { kind: "integer", min: 0, max: 20 },
   "llm-timeout": { kind: "integer", min: 1 },
   "llm-retries": { kind: "integer", min: 0, max: 20 },
+  port: { kind: "integer", min: 0, max: 65535 },
 };
 
 /** Options that mean nothing without another one: option -> the option it needs. */
@@ -63,7 +64,10 @@ export const requiredCompanions: Record<string, string> = {
 };
 
 /** Commands whose positionals are required inputs (the others take none). */
-export const positionalCommands: Record<string, string> = { report: "experiment directories" };
+export const positionalCommands: Record<string, string> = {
+  report: "experiment directories",
+  serve: "run or experiment directories",
+};
 
 function describeRule(rule: NumberRule): string {
   const kind = rule.kind === "integer" ? "an integer" : "a number";

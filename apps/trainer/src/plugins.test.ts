@@ -105,9 +105,11 @@ describe("benchmark and router packages from outside the repository", () => {
     const out = join(root, "quickstart");
     const result = await run([
       ...["quickstart", "--bench", bench, "--max-digit", "9", "--methods", "grpo,harness-s"],
-      ...["--prompts-per-step", "2", "--workers", "2", "--out", out, "--json"],
+      ...["--prompts-per-step", "2", "--workers", "2", "--out", out, "--json", "--serve"],
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // --serve prints the live dashboard's address
+    expect(result.stderr).toMatch(/\[quickstart\] dashboard: http:\/\/127\.0\.0\.1:\d+\//);
     const results = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(results).toMatchObject({ heldout_splits: ["test"], seeds: [1, 2] });
     expect(results.settings).toMatchObject({

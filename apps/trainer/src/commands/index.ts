@@ -8,6 +8,7 @@ import { profileCommand } from "./profile.js";
 import { quickstartCommand } from "./quickstart.js";
 import { reportCommand } from "./report.js";
 import { routeCommand } from "./route.js";
+import { serveCommand } from "./serve.js";
 import { trainCommand } from "./train.js";
 
 /** Every `hs` subcommand, in the order `hs --help` lists them. */
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   goldReplayCommand,
   engineDiffCommand,
   exportCommand,
+  serveCommand,
 ];

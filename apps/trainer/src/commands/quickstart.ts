@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { startDashboard } from "@hs/dashboard";
 import type { MainJobDefaultsV1 } from "@hs/harness";
 import { writeReport } from "@hs/report";
 import { rescueMethods, samplingMethods } from "@hs/rescue-grpo";
+import { numberArgument } from "../arguments.js";
 import { heldoutSplitOf, openBenchmark } from "../benchmark-selection.js";
 import { type Command, type CommandArguments, integerOption, stringOption, UsageError } from "../command.js";
 import { checkOutputDirectory } from "../run-directory.js";
@@ -280,6 +282,8 @@ Options:
   --max-failures N  base failures per direction an evolve candidate is validated on (default: 512)
   --group-size G    rollouts per prompt in training (default: hs train's, 8)
   --prompts-per-step P  groups per update in training (default: hs train's, 8)
+  --serve           serve the live dashboard of the experiment while it runs and print its address
+  --port P          the dashboard's port with --serve (default 0: any free port)
   --json            print results.json on stdout
 A benchmark plugin may set its own defaults for these (its mainJobDefaults: swegym and appworld run
 smaller jobs, their episodes run real test suites and Python); a value given here wins.`,
@@ -294,6 +298,8 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     "reanchor-every": { type: "string" },
     splits: { type: "string" },
     ...Object.fromEntries(Object.keys(stageOptions).map((option) => [option, { type: "string" as const }])),
+    serve: { type: "boolean" },
+    port: { type: "string" },
     json: { type: "boolean" },
   },
   async run(args, io) {
@@ -324,6 +330,18 @@ smaller jobs, their episodes run real test suites and Python); a value given her
       );
     await checkOutputDirectory("--out", settings.out);
     const plan = quickstartPlan(settings);
+    const dashboard =
+      args.values.serve === true
+        ? await startDashboard({
+            directories: [settings.out],
+            port: numberArgument(args, "port", 0),
+            keepAlive: false,
+          })
+        : null;
+    if (dashboard !== null)
+      io.stderr(
+        `[quickstart] dashboard: ${dashboard.url} (while the job runs; hs serve ${settings.out} after it)\n`,
+      );
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
     const say = (text: string) => io.stderr(`[quickstart ${elapsed()}] ${text}\n`);
     say(
