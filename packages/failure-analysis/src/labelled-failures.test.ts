@@ -44,7 +44,8 @@ describe.each(benchmarks)("hand-labelled $fixture base failures", ({ fixture, di
     const covering = report.modes.filter((row) => row.classifierShare >= coverageThreshold);
     // every mode evolution may see has fix directions to work on
     for (const row of covering) expect(defaultModeDirections[row.mode]?.length ?? 0).toBeGreaterThan(0);
-  });
+    // the first test to import a benchmark's conventions pays for transforming its source
+  }, 120_000);
 
   it("falls below 80% agreement without the benchmark's own rules (the modes come from them)", async () => {
     const conventions = await conventionsOf(directory, name);
@@ -52,7 +53,7 @@ describe.each(benchmarks)("hand-labelled $fixture base failures", ({ fixture, di
     const before = await measureAgreement(failures, { ...conventions, modeRules: [], modePriority: [] });
     // without the benchmark's own rules the classifier cannot tell these failures apart
     expect(before.agreement).toBeLessThan(0.8);
-  });
+  }, 120_000);
 });
 
 describe("classifier input", () => {
