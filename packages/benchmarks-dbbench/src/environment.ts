@@ -258,8 +258,14 @@ export class DbBenchEnvironment implements EnvironmentV1 {
     const category = recordCategory(this.record);
     const protocol = this.protocolOfEpisode();
     if (modificationTypes.has(category)) return this.gradeModification(protocol, category);
-    if (this.committed === undefined) {
-      return { reward: 0, success: false, details: { protocol, category, reason: "no answer committed" } };
+    const problem =
+      this.committed === undefined
+        ? "no answer committed"
+        : protocol === "fc"
+          ? this.fcCommitProblem()
+          : undefined;
+    if (this.committed === undefined || problem !== undefined) {
+      return { reward: 0, success: false, details: { protocol, category, reason: problem } };
     }
     const success = this.gradeQuery(protocol);
     const answer =
