@@ -166,6 +166,15 @@ describe("a DELETE that empties the table against the expected hash [(None,)] pa
   }
 });
 
+describe("an INSERT under the FC preset that never commits (documented difference)", () => {
+  it("passes under auto, which hashes every episode as v0.2 does, and fails under fc (task.py 171-188)", async () => {
+    const insert = { label: ["INSERT INTO `Seats` (n) VALUES ('14')"], type: ["INSERT"] };
+    const calls = [{ name: "execute_sql", arguments: { query: "INSERT INTO `Seats` (n) VALUES ('14')" } }];
+    expect((await episode(insert, "auto", calls)).success).toBe(true);
+    expect((await episode(insert, "fc", calls)).success).toBe(false);
+  });
+});
+
 describe("values Python reads that JavaScript does not", () => {
   it("v0.2 passes [b'12'] against 12: float(b'12') is 12.0 (v0.2 line 195)", () => {
     expect(gradeV02Answer(" [b'12']", ["12"])).toBe(true);
