@@ -3,7 +3,13 @@
 # sourcing shell); a server that was already running (scripts/mariadb.sh start by hand) is left as it
 # was. When MariaDB cannot start, the run warns and its tests skip, except in CI (CI=true or 1), where a
 # run that silently tests less must fail.
-if ! bash scripts/mariadb.sh status; then trap 'bash scripts/mariadb.sh stop' EXIT; fi
+if ! bash scripts/mariadb.sh status; then
+  trap 'bash scripts/mariadb.sh stop' EXIT
+  # bash runs an EXIT trap on these signals only when they end the shell through exit
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+fi
 if url=$(bash scripts/mariadb.sh start); then
   export HS_MYSQL_URL="$url"
   echo "test-all: MariaDB ready at $HS_MYSQL_URL" >&2
