@@ -38,9 +38,10 @@ export interface DbBenchOptions {
   /** Result rows one statement may return (default 100000). */
   maxResultRows?: number;
   /**
-   * Which AgentBench grader decides an episode (default `auto`): `v0.2`, `fc`, or `auto`, where an
-   * answer committed as text (the v0.2 "Final Answer:" line) is graded by v0.2's rules and one
-   * committed as a list (an FC tool call) by FC's; an episode without a commit is graded as v0.2
+   * Which AgentBench grader decides an episode (default `auto`): `v0.2`, `fc`, or `auto`, where the
+   * v0.2 preset's "Final Answer:" line (its `final_answer_line` argument) is graded by v0.2's rules
+   * and any other `commit_final_answer` call (an FC tool call, list or string) by FC's; an episode
+   * without a commit is graded as v0.2
    * grades it (INSERT/UPDATE by the table hash all the same). Set `fc` when running the FC preset to
    * get FC's rule that nothing counts without a commit. `v0.2` also joins SQL lines as v0.2 does.
    */

@@ -14,17 +14,27 @@ import {
   recordTables,
 } from "./data/dbbench-record.js";
 import type { DatabaseEngine, EpisodeDatabase } from "./engines/database-engine.js";
+import { fcCommitOfArguments } from "./grading/fc-commit.js";
 import {
   type GradingProtocol,
   gradeFcAnswer,
+  gradeFcValue,
   gradeV02Answer,
   hashFromAnswerMd5,
+  labelValue,
 } from "./grading/grade-answer.js";
 import { pythonRepr } from "./python/python-value.js";
 
 /**
+ * The argument the v0.2 preset's answer rule fills with its capture of `\nFinal Answer(:.*)`. Its own
+ * name (not `answers`) tells a v0.2 text answer from an FC tool call whose string starts with a colon,
+ * which AgentBench FC grades by its own rules (task.py line 172).
+ */
+export const v02AnswerArgument = "final_answer_line";
+
+/**
  * The answer text v0.2 grades, from the v0.2 preset's capture of `\nFinal Answer(:.*)`: what follows
- * the colon, untrimmed, as `re.search(r"\nFinal Answer:(.*)", res).group(1)` gives it
+ * the colon, as `re.search(r"\nFinal Answer:(.*)", res).group(1)` gives it
  * (THUDM/AgentBench@v0.2 src/server/tasks/dbbench/__init__.py lines 123-125). Undefined for anything
  * that is not such a capture.
  */
@@ -32,12 +42,18 @@ export function v02AnswerText(value: unknown): string | undefined {
   return typeof value === "string" && value.startsWith(":") ? value.slice(1) : undefined;
 }
 
+/** What an episode committed: a v0.2 `Final Answer:` line, or a tool call's arguments. */
+type Committed =
+  | { kind: "v0.2-line"; line: string }
+  | { kind: "tool-call"; arguments: Readonly<Record<string, unknown>> };
+
 /** How an environment decides which AgentBench grader applies. */
 export type ProtocolChoice = GradingProtocol | "auto";
 
 /**
  * The two tools, as AgentBench FC declares them (configs/tasks/dbbench.yaml). `commit_final_answer`
- * also accepts `answers` as the raw `[...]` text of v0.2's "Final Answer:" line.
+ * commits its first argument's value, as AgentBench FC reads it (task.py line 172); the v0.2 preset's
+ * answer rule fills `final_answer_line` instead.
  */
 export const dbbenchTools: readonly ToolSpec[] = [
   {
@@ -75,8 +91,8 @@ export interface DbBenchEnvironmentOptions {
   engine: DatabaseEngine;
   /**
    * Grader choice; `auto` reads it from the committed answer: the v0.2 preset's capture of a `Final
-   * Answer:` line (text starting with the colon) is graded by v0.2, anything else (an FC tool call's
-   * list or string) by FC.
+   * Answer:` line (the `final_answer_line` argument) is graded by v0.2, a tool call's arguments by FC,
+   * and an episode that committed nothing by v0.2 (v0.2 hashes the table whether or not it answered).
    */
   protocol: ProtocolChoice;
   /** Clock for elapsed times. */
@@ -93,7 +109,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
   readonly specificationVersion = "v1" as const;
   readonly tools = dbbenchTools;
   private database: EpisodeDatabase | undefined;
-  private committed: { value: unknown } | undefined;
+  private committed: Committed | undefined;
   private closed = false;
 
   constructor(
@@ -149,8 +165,11 @@ export class DbBenchEnvironment implements EnvironmentV1 {
       });
     }
     if (call.name === "commit_final_answer") {
-      const value = call.arguments.answers ?? Object.values(call.arguments)[0] ?? null;
-      this.committed = { value };
+      const line = call.arguments[v02AnswerArgument];
+      this.committed =
+        typeof line === "string"
+          ? { kind: "v0.2-line", line }
+          : { kind: "tool-call", arguments: call.arguments };
       return finish({ content: "Final answer committed.", isError: false, done: true });
     }
     return finish({
@@ -162,8 +181,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
 
   private protocolOfEpisode(): GradingProtocol {
     if (this.options.protocol !== "auto") return this.options.protocol;
-    if (this.committed !== undefined && v02AnswerText(this.committed.value) === undefined) return "fc";
-    return "v0.2";
+    return this.committed?.kind === "tool-call" ? "fc" : "v0.2";
   }
 
   private async expectedHash(): Promise<string | null> {
@@ -180,46 +198,85 @@ export class DbBenchEnvironment implements EnvironmentV1 {
     }
   }
 
+  /** Under FC, a commit AgentBench's task.py cannot read ends the episode in a task error (lines 172-176). */
+  private fcCommitProblem(): string | undefined {
+    if (this.committed === undefined) return "no answer committed";
+    if (this.committed.kind !== "tool-call") return undefined;
+    const commit = fcCommitOfArguments(this.committed.arguments);
+    return commit.ok ? undefined : commit.reason;
+  }
+
+  private async gradeModification(protocol: GradingProtocol, category: string): Promise<Grade> {
+    const committed = this.committed !== undefined;
+    const problem = protocol === "fc" ? this.fcCommitProblem() : undefined;
+    if (problem !== undefined)
+      return { reward: 0, success: false, details: { protocol, category, reason: problem } };
+    const tables = recordTables(this.record);
+    const actual = await (this.database as EpisodeDatabase).tableHash(tables);
+    const expected = await this.expectedHash();
+    // an emptied table hashes to NULL on both sides, `[(None,)]`, and AgentBench counts that as equal
+    // (v0.2 __init__.py lines 148 and 187: `str(answer) == cor`; FC result_processor.py lines 27-28,
+    // where both sides normalise "None" to "0")
+    const success = actual === expected;
+    return {
+      reward: success ? 1 : 0,
+      success,
+      details: { protocol, category, committed, expectedHash: expected, actualHash: actual },
+    };
+  }
+
+  private gradeQuery(protocol: GradingProtocol): boolean {
+    const committed = this.committed as Committed;
+    const label = this.record.label;
+    if (committed.kind === "v0.2-line") {
+      return protocol === "v0.2"
+        ? gradeV02Answer(v02AnswerText(committed.line) ?? committed.line, label)
+        : gradeFcAnswer(committed.line, label);
+    }
+    if (protocol === "fc") {
+      const commit = fcCommitOfArguments(committed.arguments);
+      return commit.ok && gradeFcValue(commit.value, { kind: "list", items: label.map(labelValue) });
+    }
+    // a tool call graded by v0.2's rules (protocol "v0.2"): a string as the text after "Final Answer:",
+    // a list as the Python list of its items' text
+    const answer = committed.arguments.answers ?? Object.values(committed.arguments)[0] ?? null;
+    const text =
+      typeof answer === "string"
+        ? (v02AnswerText(answer) ?? answer)
+        : pythonRepr({
+            kind: "list",
+            items: (Array.isArray(answer) ? answer : [answer]).map((item) => ({
+              kind: "str",
+              value: String(item),
+            })),
+          });
+    return gradeV02Answer(text, label);
+  }
+
   async grade(): Promise<Grade> {
     if (this.database === undefined) throw new EnvironmentError("grade() before reset()");
     const category = recordCategory(this.record);
     const protocol = this.protocolOfEpisode();
-    const committed = this.committed !== undefined;
-    if (modificationTypes.has(category)) {
-      if (protocol === "fc" && !committed) {
-        return { reward: 0, success: false, details: { protocol, category, reason: "no answer committed" } };
-      }
-      const tables = recordTables(this.record);
-      const actual = await this.database.tableHash(tables);
-      const expected = await this.expectedHash();
-      const success = actual !== null && actual === expected;
-      return {
-        reward: success ? 1 : 0,
-        success,
-        details: { protocol, category, committed, expectedHash: expected, actualHash: actual },
-      };
+    if (modificationTypes.has(category)) return this.gradeModification(protocol, category);
+    const problem =
+      this.committed === undefined
+        ? "no answer committed"
+        : protocol === "fc"
+          ? this.fcCommitProblem()
+          : undefined;
+    if (this.committed === undefined || problem !== undefined) {
+      return { reward: 0, success: false, details: { protocol, category, reason: problem } };
     }
-    if (!committed) {
-      return { reward: 0, success: false, details: { protocol, category, reason: "no answer committed" } };
-    }
-    const answer = this.committed?.value;
-    const label = recordLabel(this.record);
-    const success =
-      protocol === "v0.2"
-        ? gradeV02Answer(
-            typeof answer === "string"
-              ? (v02AnswerText(answer) ?? answer)
-              : pythonRepr({
-                  kind: "list",
-                  items: (Array.isArray(answer) ? answer : [answer]).map((item) => ({
-                    kind: "str",
-                    value: String(item),
-                  })),
-                }),
-            label,
-          )
-        : gradeFcAnswer(answer, label);
-    return { reward: success ? 1 : 0, success, details: { protocol, category, answer, label } };
+    const success = this.gradeQuery(protocol);
+    const answer =
+      this.committed.kind === "v0.2-line"
+        ? this.committed.line
+        : (Object.values(this.committed.arguments)[0] ?? null);
+    return {
+      reward: success ? 1 : 0,
+      success,
+      details: { protocol, category, answer, label: recordLabel(this.record) },
+    };
   }
 
   async close(): Promise<void> {

@@ -19,7 +19,13 @@ export type {
 export { createMysqlEngine, type MysqlEngineOptions } from "./engines/mysql-engine.js";
 export { createSqliteEngine, type SqliteEngineOptions } from "./engines/sqlite-engine.js";
 export { combineTableHashes, tableHashOfRows } from "./engines/table-hash.js";
-export { DbBenchEnvironment, dbbenchTools, type ProtocolChoice, v02AnswerText } from "./environment.js";
+export {
+  DbBenchEnvironment,
+  dbbenchTools,
+  type ProtocolChoice,
+  v02AnswerArgument,
+  v02AnswerText,
+} from "./environment.js";
 export {
   dbbenchCheckPrompts,
   dbbenchEmptyResultNotes,
@@ -28,17 +34,20 @@ export {
   dbbenchLibrary,
 } from "./evolution-library.js";
 export { dbbenchConventions } from "./failure-conventions.js";
+export { type FcCommit, fcCommit, gradeFcToolArguments } from "./grading/fc-commit.js";
 export {
   cleanFcAnswer,
   type GradingProtocol,
   gradeFcAnswer,
   gradeV02Answer,
   hashFromAnswerMd5,
+  type LabelCell,
 } from "./grading/grade-answer.js";
 export { observableCategory } from "./observable-category.js";
 export { benchmarkPlugin } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";
 export { pythonEval } from "./python/python-eval.js";
+export { parsePythonJson } from "./python/python-json.js";
 export {
   asciiDigits,
   type PythonValue,

@@ -1,4 +1,5 @@
 import { type HarnessConfig, parseHarnessConfig } from "@hs/harness";
+import { v02AnswerArgument } from "./environment.js";
 
 /**
  * AgentBench v0.2's instruction prompt, injected as the first user turn and answered "Ok.".
@@ -96,10 +97,11 @@ export const v02Preset: HarnessConfig = parseHarnessConfig({
       {
         tool: "commit_final_answer",
         // the capture keeps the colon: the harness trims captures, AgentBench does not (`" Giza"` reaches
-        // its grader with the space), so the environment takes the text after the colon as v0.2 does
+        // its grader with the space), so the environment takes the text after the colon as v0.2 does;
+        // its own argument name tells it from an FC call's string
         pattern: `^(?!${firstActionIsOperation})[\\s\\S]*?\\nFinal Answer(:[^\\n]*)`,
         flags: "",
-        arguments: { answers: 1 },
+        arguments: { [v02AnswerArgument]: 1 },
       },
     ],
   },

@@ -13,7 +13,14 @@ import {
   openBenchmark,
   resolveHarness,
 } from "../benchmark-selection.js";
-import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import {
+  type Command,
+  type CommandArguments,
+  type CommandIo,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "../command.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputFile } from "../run-directory.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
@@ -83,6 +90,101 @@ export function isTrivialPass(trajectory: Trajectory): boolean {
   return trivialValues.has(String(answers[0]).trim().toLowerCase());
 }
 
+/** The options `hs eval` settles before it opens the benchmark. */
+interface EvalSettings {
+  seed: number;
+  mode: "greedy" | "sample";
+  trajectoriesFile: string | undefined;
+}
+
+async function evaluateOn(
+  benchmark: BenchmarkV1,
+  args: CommandArguments,
+  io: CommandIo,
+  { seed, mode, trajectoriesFile }: EvalSettings,
+): Promise<number> {
+  const split = stringOption(args, "split") ?? heldoutSplitOf(benchmark);
+  const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+    io.stderr(`${message}\n`),
+  );
+  const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
+  const spec = stringOption(args, "policy") ?? "embedded";
+  const baseModel = spec.startsWith("tinker:") ? tinkerBaseModel(spec) : undefined;
+  const { policy, release } =
+    baseModel === undefined
+      ? await embeddedEvaluation(benchmark, spec, seed)
+      : await openTinkerEvaluation(args, baseModel);
+  const rankOneFile = stringOption(args, "rank1");
+  const profilesFile = stringOption(args, "profiles");
+  const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));
+  const profiles =
+    profilesFile === undefined
+      ? null
+      : matchProfilesToPool(
+          await readProfileSet(resolve(profilesFile)),
+          pool,
+          { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+          (message) => io.stderr(`${message}\n`),
+        );
+  const router = await resolveRouter(stringOption(args, "router"), benchmark);
+  const chosen: Record<string, number> = {};
+  const started = Date.now();
+  const result = await evaluatePolicy({
+    tasks,
+    benchmark,
+    harness,
+    ...(pool === null
+      ? {}
+      : {
+          harnessFor: async (task: Task) => {
+            const choice = await rankOne({ router, benchmark, task, pool, profiles, seed });
+            chosen[choice.harnessId] = (chosen[choice.harnessId] ?? 0) + 1;
+            return choice.config;
+          },
+        }),
+    policy,
+    seed,
+    mode,
+    onEpisode: (_, done, total) => {
+      if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
+    },
+  });
+  if (trajectoriesFile !== undefined) {
+    await writeFile(trajectoriesFile, "");
+    await appendTrajectories(trajectoriesFile, result.trajectories);
+  }
+  const passes = result.trajectories.filter((trajectory) => trajectory.success);
+  const output = {
+    success: result.success,
+    overall_cat_accuracy: result.metrics.overall_cat_accuracy ?? result.success,
+    n: result.n,
+    per_category: Object.fromEntries(
+      Object.entries(result.perCategory).map(([category, entry]) => [category, entry.success]),
+    ),
+    metrics: result.metrics,
+    trivial_value_passes: result.trajectories.filter(isTrivialPass).length,
+    passes: passes.length,
+    policy: `${policy.id}@${policy.version}`,
+    harness: pool === null ? harness.id : "rank-1",
+    ...(pool === null ? {} : { rank1_choices: chosen }),
+    wall_ms: Date.now() - started,
+  };
+  await release();
+  if (args.values.json === true) {
+    io.stdout(`${JSON.stringify(output)}\n`);
+  } else {
+    const categories = Object.entries(result.perCategory)
+      .map(
+        ([category, entry]) => `  ${category.padEnd(18)} ${(entry.success * 100).toFixed(1)}% of ${entry.n}`,
+      )
+      .join("\n");
+    io.stdout(
+      `${result.n} tasks, success ${(output.success * 100).toFixed(1)}%, overall_cat_accuracy ${(output.overall_cat_accuracy * 100).toFixed(1)}%\n${categories}\n`,
+    );
+  }
+  return 0;
+}
+
 /** `hs eval`: one greedy episode per task under a harness; benchmark metrics on stdout. */
 export const evalCommand: Command = {
   name: "eval",
@@ -141,86 +243,11 @@ ${tinkerEvalUsage}`,
             { option: "--harness", path: stringOption(args, "harness") },
           ]);
     const benchmark = await openBenchmark(args);
-    const split = stringOption(args, "split") ?? heldoutSplitOf(benchmark);
-    const tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
-      io.stderr(`${message}\n`),
-    );
-    const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
-    const spec = stringOption(args, "policy") ?? "embedded";
-    const baseModel = spec.startsWith("tinker:") ? tinkerBaseModel(spec) : undefined;
-    const { policy, release } =
-      baseModel === undefined
-        ? await embeddedEvaluation(benchmark, spec, seed)
-        : await openTinkerEvaluation(args, baseModel);
-    const rankOneFile = stringOption(args, "rank1");
-    const profilesFile = stringOption(args, "profiles");
-    const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));
-    const profiles =
-      profilesFile === undefined
-        ? null
-        : matchProfilesToPool(
-            await readProfileSet(resolve(profilesFile)),
-            pool,
-            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
-            (message) => io.stderr(`${message}\n`),
-          );
-    const router = await resolveRouter(stringOption(args, "router"), benchmark);
-    const chosen: Record<string, number> = {};
-    const started = Date.now();
-    const result = await evaluatePolicy({
-      tasks,
-      benchmark,
-      harness,
-      ...(pool === null
-        ? {}
-        : {
-            harnessFor: async (task: Task) => {
-              const choice = await rankOne({ router, benchmark, task, pool, profiles, seed });
-              chosen[choice.harnessId] = (chosen[choice.harnessId] ?? 0) + 1;
-              return choice.config;
-            },
-          }),
-      policy,
-      seed,
-      mode,
-      onEpisode: (_, done, total) => {
-        if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
-      },
-    });
-    if (trajectoriesFile !== undefined) {
-      await writeFile(trajectoriesFile, "");
-      await appendTrajectories(trajectoriesFile, result.trajectories);
+    // a benchmark may hold connections (the DBBench MySQL engine's pool) that keep the process alive
+    try {
+      return await evaluateOn(benchmark, args, io, { seed, mode, trajectoriesFile });
+    } finally {
+      await benchmark.close?.();
     }
-    const passes = result.trajectories.filter((trajectory) => trajectory.success);
-    const output = {
-      success: result.success,
-      overall_cat_accuracy: result.metrics.overall_cat_accuracy ?? result.success,
-      n: result.n,
-      per_category: Object.fromEntries(
-        Object.entries(result.perCategory).map(([category, entry]) => [category, entry.success]),
-      ),
-      metrics: result.metrics,
-      trivial_value_passes: result.trajectories.filter(isTrivialPass).length,
-      passes: passes.length,
-      policy: `${policy.id}@${policy.version}`,
-      harness: pool === null ? harness.id : "rank-1",
-      ...(pool === null ? {} : { rank1_choices: chosen }),
-      wall_ms: Date.now() - started,
-    };
-    await release();
-    if (args.values.json === true) {
-      io.stdout(`${JSON.stringify(output)}\n`);
-    } else {
-      const categories = Object.entries(result.perCategory)
-        .map(
-          ([category, entry]) =>
-            `  ${category.padEnd(18)} ${(entry.success * 100).toFixed(1)}% of ${entry.n}`,
-        )
-        .join("\n");
-      io.stdout(
-        `${result.n} tasks, success ${(output.success * 100).toFixed(1)}%, overall_cat_accuracy ${(output.overall_cat_accuracy * 100).toFixed(1)}%\n${categories}\n`,
-      );
-    }
-    return 0;
   },
 };

@@ -45,7 +45,10 @@ export interface EpisodeDatabase {
   readonly name: string;
   /** Runs one statement under the limits; never throws for SQL errors. */
   execute(sql: string): Promise<StatementOutcome>;
-  /** AgentBench's table hash of each table, sorted and joined with `_`; null when a table is empty. */
+  /**
+   * AgentBench's table hash of each table, sorted and joined with `_`; null when the one table is
+   * empty (`None` inside a joined hash); `error: ...` when a table cannot be read.
+   */
   tableHash(tables: readonly TableSpec[]): Promise<string | null>;
   /** Drops the database. Safe to call twice. */
   close(): Promise<void>;

@@ -12,7 +12,7 @@ import {
   timeoutMessage,
   tooLargeMessage,
 } from "./database-engine.js";
-import { combineTableHashes } from "./table-hash.js";
+import { combineTableHashes, tableHashError } from "./table-hash.js";
 
 /** Options of the MySQL / MariaDB engine. */
 export interface MysqlEngineOptions {
@@ -139,8 +139,8 @@ class MysqlEpisodeDatabase implements EpisodeDatabase {
       try {
         const result = (await connectionQuery(this.connection, sql)) as { hash: string | null }[];
         hashes.push(result[0]?.hash ?? null);
-      } catch {
-        hashes.push(null);
+      } catch (error) {
+        hashes.push(tableHashError(error));
       }
     }
     return combineTableHashes(hashes);

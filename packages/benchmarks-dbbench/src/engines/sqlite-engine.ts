@@ -18,7 +18,7 @@ import {
   timeoutMessage,
   tooLargeMessage,
 } from "./database-engine.js";
-import { combineTableHashes, tableHashOfRows } from "./table-hash.js";
+import { combineTableHashes, tableHashError, tableHashOfRows } from "./table-hash.js";
 
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -223,8 +223,8 @@ class SqliteEpisodeDatabase implements EpisodeDatabase {
           .raw(true)
           .all() as unknown[][];
         return tableHashOfRows(rows.map((row) => row.map((cell) => (cell === null ? null : String(cell)))));
-      } catch {
-        return null;
+      } catch (error) {
+        return tableHashError(error);
       }
     });
     return combineTableHashes(hashes);

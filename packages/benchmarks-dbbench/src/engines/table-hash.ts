@@ -31,3 +31,12 @@ export function combineTableHashes(hashes: readonly (string | null)[]): string |
     .sort()
     .join("_");
 }
+
+/**
+ * The hash text of a table that cannot be read (dropped, renamed): AgentBench compares the error
+ * message its connector returns, which never equals a hash or `[(None,)]` (v0.2 Interaction.py line
+ * 85, `str(e)`), so the episode fails; NULL would pass a task whose expected table is empty.
+ */
+export function tableHashError(error: unknown): string {
+  return `error: ${error instanceof Error ? error.message : String(error)}`;
+}

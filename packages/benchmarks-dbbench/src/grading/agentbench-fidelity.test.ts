@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDbBench } from "../create-dbbench.js";
-import { v02AnswerText } from "../environment.js";
+import { v02AnswerArgument, v02AnswerText } from "../environment.js";
 import { v02Preset } from "../presets.js";
 import { pythonEval } from "../python/python-eval.js";
 import { asciiDigits, parsePythonFloat, pythonStrip } from "../python/python-value.js";
@@ -48,10 +48,11 @@ describe("protocol auto: FC rules for anything that is not a v0.2 capture (task.
     const benchmark = createDbBench({ readFile: async () => JSON.stringify(record) });
     const { tasks } = await benchmark.loadTasks({ path: "seats.jsonl" });
     const grades: unknown[] = [];
-    for (const answers of ["1,000", ": 1,000", ["1,000"]]) {
+    const commits = [{ answers: "1,000" }, { [v02AnswerArgument]: ": 1,000" }, { answers: ["1,000"] }];
+    for (const commit of commits) {
       const environment = await benchmark.createEnvironment(tasks[0] as never, { seed: 0 });
       await environment.reset();
-      await environment.step({ id: "1", name: "commit_final_answer", arguments: { answers } });
+      await environment.step({ id: "1", name: "commit_final_answer", arguments: commit });
       const grade = await environment.grade();
       grades.push([grade.details.protocol, grade.success]);
       await environment.close();

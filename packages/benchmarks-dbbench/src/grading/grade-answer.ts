@@ -15,17 +15,32 @@ import {
 /** Which AgentBench grader decides an episode. */
 export type GradingProtocol = "v0.2" | "fc";
 
+/** A label cell as the record holds it (JSON). */
+export type LabelCell = string | number | boolean | null;
+
+/**
+ * A label cell as Python's json.loads gives it: v0.2 compares the label list itself (`cor`), so a
+ * label stored as the JSON number 12 is an int, not the string "12" (v0.2 __init__.py line 202,
+ * `set(cor)`). A JSON number's own text (12.0 against 12) is lost by JSON.parse before it gets here.
+ */
+export function labelValue(cell: LabelCell): PythonValue {
+  if (typeof cell === "string") return pyStr(cell);
+  return jsonToPython(cell);
+}
+
 /**
  * AgentBench v0.2 query grading: the answer text (what follows `Final Answer:`) is `eval`ed and
  * turned into a list, falling back to a one-element list of the raw text; one element on each side
  * compares as floats when both parse (exactly), else as values; otherwise set equality.
- * Follows THUDM/AgentBench@v0.2 src/server/tasks/dbbench/__init__.py (`metrics.factory.acc`).
+ * Follows THUDM/AgentBench@v0.2 src/server/tasks/dbbench/__init__.py lines 189-206 (`metrics.factory.acc`):
+ * `list(eval(ans))` (190), `float(ans[0]) == float(cor[0])` (195, `float(b'12')` is 12.0 and
+ * `float('12\x1f')` raises), `ans[0] == cor[0]` (197), `set(cor) == set(ans)` (202-204).
  */
-export function gradeV02Answer(answerText: string, label: readonly string[]): boolean {
+export function gradeV02Answer(answerText: string, label: readonly LabelCell[]): boolean {
   const evaluated = pythonEval(answerText);
   const asList = evaluated === undefined ? undefined : pythonList(evaluated);
   const answer: PythonValue[] = asList ?? [pyStr(answerText)];
-  const correct = label.map(pyStr);
+  const correct = label.map(labelValue);
   if (answer.length === 1 && correct.length === 1) {
     const answerValue = answer[0] as PythonValue;
     const correctValue = correct[0] as PythonValue;
@@ -87,38 +102,47 @@ function cleanMysqlResult(text: string): string[] | undefined {
   return undefined;
 }
 
+function cleanFcText(answer: string): string[] | undefined {
+  const fromResult = cleanMysqlResult(answer);
+  if (fromResult !== undefined) return fromResult.map((value) => normalizeFcValue(value));
+  const text = pythonStrip(answer);
+  if (!(text.startsWith("[") && text.endsWith("]"))) return [normalizeFcValue(stripValue(text))];
+  const evaluated = pythonEval(text);
+  if (evaluated !== undefined) return evaluated.kind === "list" ? evaluated.items.map(cleanItem) : undefined;
+  const items: string[] = [];
+  let current = "";
+  let inQuotes = false;
+  for (const character of text.slice(1, -1)) {
+    if (character === '"' || character === "'") inQuotes = !inQuotes;
+    else if (character === "," && !inQuotes) {
+      if (current) {
+        items.push(normalizeFcValue(stripValue(current)));
+        current = "";
+      }
+    } else current += character;
+  }
+  if (current) items.push(normalizeFcValue(stripValue(current)));
+  return items;
+}
+
 /**
- * AgentBench FC `_clean_answer`: the answer (a list from the tool call, or text) as a list of
- * normalised strings; undefined where AgentBench's function returns None.
- * Follows THUDM/AgentBench src/server/tasks/dbbench/result_processor.py.
+ * AgentBench FC `_clean_answer` on a Python value: a list of normalised strings; undefined where
+ * AgentBench's function returns None. Follows THUDM/AgentBench (main)
+ * src/server/tasks/dbbench/result_processor.py lines 198-263.
+ */
+export function cleanFcValue(answer: PythonValue): string[] | undefined {
+  if (answer.kind === "none") return ["0"];
+  if (answer.kind === "str") return cleanFcText(answer.value);
+  if (answer.kind === "list" || answer.kind === "tuple") return answer.items.map(cleanItem);
+  return [normalizeFcValue(stripValue(pythonStr(answer)))];
+}
+
+/**
+ * AgentBench FC `_clean_answer`: the answer (a list from the tool call, or text, as JSON values) as a
+ * list of normalised strings; undefined where AgentBench's function returns None.
  */
 export function cleanFcAnswer(answer: unknown): string[] | undefined {
-  if (answer === null || answer === undefined) return ["0"];
-  if (typeof answer === "string") {
-    const fromResult = cleanMysqlResult(answer);
-    if (fromResult !== undefined) return fromResult.map((value) => normalizeFcValue(value));
-    const text = pythonStrip(answer);
-    if (!(text.startsWith("[") && text.endsWith("]"))) return [normalizeFcValue(stripValue(text))];
-    const evaluated = pythonEval(text);
-    if (evaluated !== undefined)
-      return evaluated.kind === "list" ? evaluated.items.map(cleanItem) : undefined;
-    const items: string[] = [];
-    let current = "";
-    let inQuotes = false;
-    for (const character of text.slice(1, -1)) {
-      if (character === '"' || character === "'") inQuotes = !inQuotes;
-      else if (character === "," && !inQuotes) {
-        if (current) {
-          items.push(normalizeFcValue(stripValue(current)));
-          current = "";
-        }
-      } else current += character;
-    }
-    if (current) items.push(normalizeFcValue(stripValue(current)));
-    return items;
-  }
-  if (Array.isArray(answer)) return answer.map((item) => cleanItem(jsonToPython(item)));
-  return [normalizeFcValue(stripValue(pythonStr(jsonToPython(answer))))];
+  return cleanFcValue(jsonToPython(answer));
 }
 
 /** A JSON value (a parsed tool-call argument) as Python's json.loads would give it. */
@@ -155,14 +179,14 @@ function floatEqual(left: string, right: string): boolean {
 }
 
 /**
- * AgentBench FC query grading (`compare_results` for query types): normalised values; one value
- * each: both "0" match, both numeric within 0.01, else exact text; several: all numeric on both
- * sides with equal counts matched one-to-one within 0.01, else set equality.
- * Follows THUDM/AgentBench src/server/tasks/dbbench/result_processor.py.
+ * AgentBench FC query grading (`compare_results` for query types) on Python values: normalised
+ * values; one value each: both "0" match, both numeric within 0.01, else exact text; several: all
+ * numeric on both sides with equal counts matched one-to-one within 0.01, else set equality.
+ * Follows THUDM/AgentBench (main) src/server/tasks/dbbench/result_processor.py lines 22-78.
  */
-export function gradeFcAnswer(answer: unknown, label: readonly string[]): boolean {
-  const processedAnswer = cleanFcAnswer(answer);
-  const processedLabel = cleanFcAnswer([...label]);
+export function gradeFcValue(answer: PythonValue, label: PythonValue): boolean {
+  const processedAnswer = cleanFcValue(answer);
+  const processedLabel = cleanFcValue(label);
   if (processedAnswer === undefined || processedLabel === undefined) return false;
   if (processedAnswer.length === 1 && processedLabel.length === 1) {
     const answerValue = processedAnswer[0] as string;
@@ -186,6 +210,11 @@ export function gradeFcAnswer(answer: unknown, label: readonly string[]): boolea
   const answerSet = new Set(processedAnswer);
   const labelSet = new Set(processedLabel);
   return answerSet.size === labelSet.size && [...answerSet].every((value) => labelSet.has(value));
+}
+
+/** FC query grading of a committed JSON value against the record's label cells. */
+export function gradeFcAnswer(answer: unknown, label: readonly LabelCell[]): boolean {
+  return gradeFcValue(jsonToPython(answer), { kind: "list", items: label.map(labelValue) });
 }
 
 /** The AgentBench answer-md5 field (`[('hash',)]`) reduced to the hash text, or null for `[(None,)]`. */

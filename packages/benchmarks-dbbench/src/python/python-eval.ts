@@ -207,7 +207,11 @@ class LiteralParser {
     let value = "";
     let isBytes = prefix.includes("b");
     for (;;) {
-      value += this.parseOneString(prefix.includes("r"));
+      const part = this.parseOneString(prefix.includes("r"), prefix.includes("b"));
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a bytes literal holds ASCII only
+      if (prefix.includes("b") && /[^\x00-\x7f]/.test(part))
+        throw new PythonSyntaxError("bytes can only contain ASCII literal characters");
+      value += part;
       const save = this.position;
       this.skipSpace();
       const word = /^(r|u|b|br|rb)?['"]/i.exec(this.text.slice(this.position));
@@ -224,7 +228,7 @@ class LiteralParser {
     return isBytes ? { kind: "bytes", value } : { kind: "str", value };
   }
 
-  private parseOneString(raw: boolean): string {
+  private parseOneString(raw: boolean, isBytes: boolean): string {
     const quote = this.peek();
     const triple = this.text.startsWith(quote.repeat(3), this.position);
     const terminator = triple ? quote.repeat(3) : quote;
@@ -237,7 +241,14 @@ class LiteralParser {
         return out;
       }
       const character = this.text[this.position] as string;
-      if (character === "\n" && !triple) throw new PythonSyntaxError("unterminated string literal");
+      if ((character === "\n" || character === "\r") && !triple)
+        throw new PythonSyntaxError("unterminated string literal");
+      if (character === "\r") {
+        // the tokenizer reads \r\n and a lone \r as \n
+        out += "\n";
+        this.position += this.text[this.position + 1] === "\n" ? 2 : 1;
+        continue;
+      }
       if (character !== "\\") {
         out += character;
         this.position += 1;
@@ -257,14 +268,14 @@ class LiteralParser {
         const octal = /^[0-7]{1,3}/.exec(this.text.slice(this.position - 1))?.[0] ?? next;
         out += String.fromCodePoint(Number.parseInt(octal, 8));
         this.position += octal.length - 1;
-      } else if (next === "x" || next === "u" || next === "U") {
+      } else if (next === "x" || (!isBytes && (next === "u" || next === "U"))) {
         const length = next === "x" ? 2 : next === "u" ? 4 : 8;
         const hex = this.text.slice(this.position, this.position + length);
         if (!new RegExp(`^[0-9a-fA-F]{${length}}$`).test(hex))
           throw new PythonSyntaxError("truncated escape");
         out += String.fromCodePoint(Number.parseInt(hex, 16));
         this.position += length;
-      } else if (next === "N") {
+      } else if (next === "N" && !isBytes) {
         throw new PythonSyntaxError("named unicode escapes are not supported");
       } else {
         out += `\\${next}`;
@@ -280,6 +291,8 @@ class LiteralParser {
  * caller then takes the fallback path AgentBench takes on an exception).
  */
 export function pythonEval(text: string): PythonValue | undefined {
+  // "source code string cannot contain null bytes" (a ValueError or SyntaxError, by Python version)
+  if (text.includes("\0")) return undefined;
   const stripped = text.replace(/^[ \t]+|[ \t]+$/g, "");
   try {
     const parser = new LiteralParser(stripped);

@@ -141,16 +141,34 @@ export function asciiDigits(text: string): string {
     .join("");
 }
 
-/**
- * Python's `float(x)` on a `str`: surrounding whitespace (Python's set), `_` between digits, any
- * Unicode decimal digits, inf/nan words.
- */
-export function parsePythonFloat(text: string): number | undefined {
-  const trimmed = asciiDigits(pythonStrip(text));
+// What float() strips: CPython turns every non-ASCII str.isspace() character into a space and then
+// strips the six ASCII whitespace characters (Py_ISSPACE), so U+001C-U+001F, which str.isspace()
+// accepts, stay and make float() fail (CPython Objects/unicodeobject.c
+// _PyUnicode_TransformDecimalAndSpaceToASCII, Objects/floatobject.c float_from_string_inner).
+const floatSpace = pythonSpace.replace("\\u001c-\\u001f", "");
+const floatSpaceEdges = new RegExp(`^[${floatSpace}]+|[${floatSpace}]+$`, "g");
+const asciiSpaceEdges = /^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g;
+
+function parseFloatLiteral(trimmed: string): number | undefined {
   if (/^[+-]?(inf|infinity)$/i.test(trimmed)) return trimmed.startsWith("-") ? -Infinity : Infinity;
   if (/^[+-]?nan$/i.test(trimmed)) return Number.NaN;
   if (!/^[+-]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][+-]?\d(_?\d)*)?$/.test(trimmed)) return undefined;
   return Number(trimmed.replaceAll("_", ""));
+}
+
+/**
+ * Python's `float(x)` on a `str`: surrounding whitespace (float's set: `str.isspace()` without
+ * U+001C-U+001F), `_` between digits, any Unicode decimal digits, inf/nan words.
+ */
+export function parsePythonFloat(text: string): number | undefined {
+  return parseFloatLiteral(asciiDigits(text.replace(floatSpaceEdges, "")));
+}
+
+/** Python's `float(x)` on `bytes`: ASCII only, the six ASCII whitespace characters stripped (`float(b'12')` is 12.0). */
+export function parseBytesFloat(bytes: string): number | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: bytes above 0x7f are what float() refuses
+  if (/[^\x00-\x7f]/.test(bytes)) return undefined;
+  return parseFloatLiteral(bytes.replace(asciiSpaceEdges, ""));
 }
 
 /** Python's `float(x)` for any value; undefined where Python raises. */
@@ -166,6 +184,8 @@ export function pythonFloat(value: PythonValue): number | undefined {
       return Number(value.text);
     case "str":
       return parsePythonFloat(value.value);
+    case "bytes":
+      return parseBytesFloat(value.value);
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import type { LoadTasksOptions, Task } from "@hs/harness";
 import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel } from "../data/dbbench-record.js";
+import { v02AnswerArgument } from "../environment.js";
 import type { GradingProtocol } from "../grading/grade-answer.js";
 import { pythonEval } from "../python/python-eval.js";
 import { pythonStr } from "../python/python-value.js";
@@ -68,9 +69,11 @@ export interface GoldReplayOptions {
   signal?: AbortSignal;
 }
 
-function answerFor(values: readonly string[], protocol: GradingProtocol): unknown {
+function answerFor(values: readonly string[], protocol: GradingProtocol): Record<string, unknown> {
   // v0.2: the text of a `Final Answer: [...]` line as the v0.2 preset captures it (colon kept)
-  return protocol === "v0.2" ? `: ${JSON.stringify(values)}` : [...values];
+  return protocol === "v0.2"
+    ? { [v02AnswerArgument]: `: ${JSON.stringify(values)}` }
+    : { answers: [...values] };
 }
 
 async function replayOne(
@@ -90,7 +93,7 @@ async function replayOne(
       await environment.step({
         id: "gold-1",
         name: "commit_final_answer",
-        arguments: { answers: answerFor([], protocol) },
+        arguments: answerFor([], protocol),
       });
       const grade = await environment.grade();
       if (grade.success) return { ...base, passed: true };
@@ -104,7 +107,7 @@ async function replayOne(
       await environment.step({
         id: "gold-0",
         name: "commit_final_answer",
-        arguments: { answers: answerFor(label, protocol) },
+        arguments: answerFor(label, protocol),
       });
       const grade = await environment.grade();
       return grade.success
@@ -117,7 +120,7 @@ async function replayOne(
       await environment.step({
         id: "gold-1",
         name: "commit_final_answer",
-        arguments: { answers: answerFor([], protocol) },
+        arguments: answerFor([], protocol),
       });
       return { ...base, passed: false, reason: `dataset SQL failed: ${result.content.slice(0, 200)}` };
     }
@@ -126,7 +129,7 @@ async function replayOne(
     await environment.step({
       id: "gold-1",
       name: "commit_final_answer",
-      arguments: { answers: answerFor(values, protocol) },
+      arguments: answerFor(values, protocol),
     });
     const grade = await environment.grade();
     return grade.success
@@ -171,7 +174,7 @@ export async function emptyReplay(
       await environment.step({
         id: "empty-0",
         name: "commit_final_answer",
-        arguments: { answers: answerFor([], protocol) },
+        arguments: answerFor([], protocol),
       });
       const grade = await environment.grade();
       cases.push({ taskId: task.id, category: task.category, passed: grade.success });
