@@ -83,7 +83,9 @@ describe("runCliJobs", () => {
       log: join(directory, `${name}.log`),
     }));
     const order: string[] = [];
-    const results = await runCliJobs(jobs, 2, (result) => order.push(result.job.name));
+    const results = await runCliJobs(jobs, 2, (result) => {
+      order.push(result.job.name);
+    });
     expect(results.map((result) => result.stdout.split("\n")[0])).toEqual([
       "Usage: hs report DIR... --out REPORT [--json]",
       expect.stringMatching(/^Usage: hs train/),
