@@ -3,6 +3,7 @@ import type { BenchmarkPluginV1 } from "@hs/harness";
 import { checkArguments } from "./arguments.js";
 import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
+import { messageWithSource } from "./error-context.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
 
 function overview(): string {
@@ -114,9 +115,12 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(`hs: unknown command "${name}"\n\n${overview()}`);
     return 2;
   }
+  let values: CommandArguments["values"] = {};
   try {
     const args = await parseCommandArguments(command, rest, io);
-    return args === null ? 0 : await command.run(args, io);
+    if (args === null) return 0;
+    values = args.values;
+    return await command.run(args, io);
   } catch (error) {
     if (
       error instanceof UsageError ||
@@ -125,7 +129,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       io.stderr(`hs ${name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
       return 2;
     }
-    io.stderr(`hs ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`hs ${name}: ${messageWithSource(error, values)}\n`);
     return 1;
   }
 }

@@ -530,4 +530,11 @@ export const badInputCases: BadInputCase[] = [
     code: 2,
     message: /--budget 3 is smaller than one step: a step needs at least one group of --group-size 4/,
   },
+  {
+    name: "harness-unknown-tool",
+    args: [...evalBase, "--harness", "@F/harness-unknown-tool.json"],
+    code: 1,
+    message:
+      /harness-unknown-tool\.json: field "tools\.expose\.1": tool "no_such_tool" is not offered by the environment/,
+  },
 ];
