@@ -48,6 +48,14 @@ unshare -r -m sh -c "mkdir -p full && mount -t tmpfs -o size=256k tmpfs full && 
   echo \"temporary files left: \$(ls -a full | grep -c '\\.tmp\$')\"" 2>&1
 echo
 
+echo "### a disk that fills during training (a 32 KiB tmpfs), then freed (remounted at 4 MiB)"
+echo "\$ hs ${train[*]} --out FULL/run   (twice)"
+unshare -r -m sh -c "mkdir -p full2 && mount -t tmpfs -o size=32k tmpfs full2; \
+  node $here/apps/trainer/dist/cli.js ${train[*]} --out full2/run 2>&1 | tail -1; \
+  echo \"FULL/run holds: [\$(ls -A full2/run)]\"; mount -o remount,size=4m full2; \
+  node $here/apps/trainer/dist/cli.js ${train[*]} --out full2/run 2>&1 | tail -1" 2>&1
+echo
+
 echo "### quickstart on a cut pool.json"
 mkdir -p qs-cut && head -c 200 "$here/apps/trainer/src/__fixtures__/bad-inputs/pool-good.json" >qs-cut/pool.json
 case_ "cut pool" quickstart --out qs-cut --splits dev --seeds 1

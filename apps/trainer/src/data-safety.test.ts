@@ -141,6 +141,27 @@ describe("hs export", () => {
 });
 
 describe("hs train", () => {
+  it("a disk that fills during the first step names --out; once space is freed the same command runs", () => {
+    const mount = join(root, "full-train");
+    const command = [process.execPath, cli, ...train(`${mount}/run`)].join(" ");
+    const script = [
+      `mkdir -p ${mount}`,
+      `mount -t tmpfs -o size=32k tmpfs ${mount}`,
+      `${command}; echo "exit=$?"`,
+      `echo "left=[$(ls -A ${mount}/run)]"`,
+      `mount -o remount,size=4m ${mount}`,
+      `${command} >/dev/null 2>&1; echo "rerun=$?"`,
+    ].join("; ");
+    const result = spawnSync("unshare", ["-r", "-m", "sh", "-c", script], { encoding: "utf8" });
+    expect(result.error, "unshare -r -m is needed to mount a small tmpfs").toBeUndefined();
+    expect(result.stdout).toContain("exit=1");
+    expect(result.stderr).toContain(
+      `ENOSPC: no space left on device, write while writing --out ${mount}/run`,
+    );
+    expect(result.stdout).toContain("left=[]");
+    expect(result.stdout).toContain("rerun=0");
+  }, 60_000);
+
   it("a start that fails claims nothing: the corrected command runs in the same directory", async () => {
     const out = join(root, "failed-start");
     const failed = await hs(

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { canonicalJson, HarnessSError } from "@hs/harness";
 import { z } from "zod";
+import { writeFileAtomic } from "./atomic-file.js";
 import { UsageError } from "./command.js";
 import { acquireRunLock, lockFileName } from "./run-lock.js";
 
@@ -97,7 +98,7 @@ export async function claimRunDirectory(
       );
     }
     const written = { formatVersion: 1 as const, command, inputs: fingerprint };
-    await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
     return "new";
   }
   const previous = await readFingerprint(file);
