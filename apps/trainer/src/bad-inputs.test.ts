@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, linkSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BadInputCase, badInputCases } from "./__fixtures__/bad-input-cases.js";
+import { type BadInputCase, badInputCases, templateTrainArguments } from "./__fixtures__/bad-input-cases.js";
 import { main } from "./main.js";
 import { lockFileName, processStartTicks } from "./run-lock.js";
 
@@ -43,6 +43,7 @@ function snapshot(directory: string, skip: string | null): Map<string, string> {
 function writeScratchData(world: string) {
   const four = `${readFileSync(devFile, "utf8").split("\n").slice(40, 44).join("\n")}\n`;
   writeFileSync(join(world, "four.jsonl"), four);
+  linkSync(join(world, "four.jsonl"), join(world, "four-link.jsonl"));
   writeFileSync(join(world, "bom.jsonl"), `\uFEFF${four}`);
   const lines = readFileSync(join(template, "trajectories.jsonl"), "utf8").split("\n").slice(0, 4);
   const last = lines[3] ?? "";
@@ -82,6 +83,10 @@ async function prepareRun(run: string, setup: BadInputCase["setup"]) {
     const pointer = join(run, "checkpoints", "latest.json");
     writeFileSync(pointer, readFileSync(pointer, "utf8").slice(0, 40));
   }
+  if (setup === "corrupt-config") {
+    const config = join(run, "config.json");
+    writeFileSync(config, readFileSync(config, "utf8").slice(0, 30));
+  }
   if (setup === "corrupt-checkpoint")
     writeFileSync(
       join(run, "checkpoints", "step-00001", "policy.json"),
@@ -96,7 +101,7 @@ beforeAll(async () => {
     join(world, "four.jsonl"),
     `${readFileSync(devFile, "utf8").split("\n").slice(40, 44).join("\n")}\n`,
   );
-  const args = badInputCases[0]?.args.slice(0, 15).map((word) => word.replace("@W", world)) ?? [];
+  const args = templateTrainArguments.map((word) => word.replace("@W", world));
   const made = await hs([...args, "--out", template]);
   expect(made.code, made.stderr).toBe(0);
 }, 60_000);

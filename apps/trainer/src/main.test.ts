@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commands } from "./commands/index.js";
-import { main } from "./main.js";
+import { main, refuseRepeatedOptions } from "./main.js";
 
 async function run(argv: string[]) {
   let stdout = "";
@@ -32,5 +32,16 @@ describe("hs", () => {
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain("--no-such-option");
     }
+  });
+
+  it("refuses an option given twice unless the command declares it repeatable", () => {
+    const tokens = [
+      { kind: "option", name: "data", rawName: "--data", value: "a" },
+      { kind: "option", name: "data", rawName: "--data", value: "b" },
+    ];
+    expect(() => refuseRepeatedOptions(tokens, { data: { type: "string" } })).toThrow(
+      "--data is given twice (--data a, then --data b); give each option once",
+    );
+    expect(() => refuseRepeatedOptions(tokens, { data: { type: "string", multiple: true } })).not.toThrow();
   });
 });

@@ -3,6 +3,7 @@ import type { BenchmarkPluginV1 } from "@hs/harness";
 import { checkArguments } from "./arguments.js";
 import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
+import { messageWithSource } from "./error-context.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
 
 function overview(): string {
@@ -51,6 +52,34 @@ function pluginUsage(plugin: BenchmarkPluginV1): string {
   return `\nOptions of benchmark ${plugin.id} (${plugin.description}):\n${lines.join("\n")}\n`;
 }
 
+/** The part of a parseArgs token the repeat check reads. */
+interface ParsedToken {
+  kind: string;
+  name?: string;
+  rawName?: string;
+  value?: string | undefined;
+}
+
+/**
+ * An option given twice is refused (parseArgs would keep the last value silently, so `--data a
+ * --data b --trajectories a` would overwrite a) unless the command declares it `multiple`.
+ */
+export function refuseRepeatedOptions(tokens: readonly ParsedToken[], options: Command["options"]): void {
+  const seen = new Map<string, string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined || options[token.name]?.multiple === true)
+      continue;
+    const raw = token.rawName ?? `--${token.name}`;
+    const shown = token.value === undefined ? raw : `${raw} ${token.value}`;
+    const earlier = seen.get(token.name);
+    if (earlier !== undefined)
+      throw new UsageError(
+        `--${token.name} is given twice (${earlier}, then ${shown}); give each option once`,
+      );
+    seen.set(token.name, shown);
+  }
+}
+
 async function parseCommandArguments(
   command: Command,
   argv: string[],
@@ -62,12 +91,9 @@ async function parseCommandArguments(
     io.stdout(`${command.usage.trimEnd()}\n${plugin === undefined ? "" : pluginUsage(plugin)}`);
     return null;
   }
-  const parsed = parseArgs({
-    args: argv,
-    options: optionsWith(command, plugin),
-    allowPositionals: true,
-    strict: true,
-  });
+  const options = optionsWith(command, plugin);
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
+  refuseRepeatedOptions(parsed.tokens, options);
   checkArguments(command.name, { values: parsed.values, positionals: parsed.positionals });
   if (plugin === undefined || specifier === undefined)
     return { values: parsed.values, positionals: parsed.positionals };
@@ -89,9 +115,12 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(`hs: unknown command "${name}"\n\n${overview()}`);
     return 2;
   }
+  let values: CommandArguments["values"] = {};
   try {
     const args = await parseCommandArguments(command, rest, io);
-    return args === null ? 0 : await command.run(args, io);
+    if (args === null) return 0;
+    values = args.values;
+    return await command.run(args, io);
   } catch (error) {
     if (
       error instanceof UsageError ||
@@ -100,7 +129,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       io.stderr(`hs ${name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
       return 2;
     }
-    io.stderr(`hs ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`hs ${name}: ${messageWithSource(error, values)}\n`);
     return 1;
   }
 }

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
 import { canonicalJson, HarnessSError } from "@hs/harness";
 import { z } from "zod";
+import { writeFileAtomic } from "./atomic-file.js";
 import { UsageError } from "./command.js";
 import { acquireRunLock, lockFileName } from "./run-lock.js";
 
@@ -97,7 +98,7 @@ export async function claimRunDirectory(
       );
     }
     const written = { formatVersion: 1 as const, command, inputs: fingerprint };
-    await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
     return "new";
   }
   const previous = await readFingerprint(file);
@@ -118,16 +119,53 @@ export interface NamedPath {
   path: string | undefined;
 }
 
-function samePath(a: string, b: string): boolean {
-  const real = (path: string) => (existsSync(path) ? realpathSync(path) : resolve(path));
-  return resolve(a) === resolve(b) || real(a) === real(b);
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+function realOrResolved(path: string): string {
+  const absolute = resolve(path);
+  let existing = absolute;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const real = existsSync(existing) ? realpathSync(existing) : existing;
+  return join(real, absolute.slice(existing.length));
 }
 
-function refuseInputs(option: string, path: string, inputs: readonly NamedPath[]): void {
+/** The same file by device and inode (a hard link or a symbolic link counts), or by path. */
+function sameFile(a: string, b: string): boolean {
+  if (existsSync(a) && existsSync(b)) {
+    const first = statSync(a);
+    const second = statSync(b);
+    return first.dev === second.dev && first.ino === second.ino;
+  }
+  return realOrResolved(a) === realOrResolved(b);
+}
+
+/** `path` lies inside the directory `directory` (compared by real paths). */
+function isInside(path: string, directory: string): boolean {
+  const parent = realOrResolved(directory);
+  const child = realOrResolved(path);
+  return child.startsWith(parent.endsWith(sep) ? parent : `${parent}${sep}`);
+}
+
+/**
+ * Refuses an output that is one of the inputs (same device and inode, so a hard link of an input is
+ * refused too), or an output file that exists inside an input directory (a checkpoint's weights, a
+ * run's trajectories): an output never overwrites an input.
+ */
+function refuseInputs(
+  option: string,
+  path: string,
+  inputs: readonly NamedPath[],
+  kind: "file" | "directory",
+): void {
   for (const input of inputs) {
-    if (input.path !== undefined && input.path !== "" && samePath(path, input.path))
+    if (input.path === undefined || input.path === "") continue;
+    if (sameFile(path, input.path))
       throw new UsageError(
-        `${option} ${path} is also the input ${input.option}: it would overwrite its own input`,
+        `${option} ${path} is also the input ${input.option} ${input.path}${resolve(path) === resolve(input.path) ? "" : " (the same file by device and inode)"}: it would overwrite its own input`,
+      );
+    const inputIsDirectory = existsSync(input.path) && statSync(input.path).isDirectory();
+    if (kind === "file" && inputIsDirectory && existsSync(path) && isInside(path, input.path))
+      throw new UsageError(
+        `${option} ${path} is a file of the input ${input.option} ${input.path}: it would overwrite part of its own input; write it elsewhere`,
       );
   }
 }
@@ -171,7 +209,7 @@ export async function checkOutputFile(
   if (path === undefined || path.trim() === "")
     throw new UsageError(`${option} expects a file path, got an empty one`);
   const file = resolve(path);
-  refuseInputs(option, file, inputs);
+  refuseInputs(option, file, inputs, "file");
   if (existsSync(file) && statSync(file).isDirectory())
     throw new UsageError(`${option} ${path} is a directory; expected a file path`);
   const parent = dirname(file);
@@ -204,7 +242,7 @@ export async function checkOutputDirectory(
   if (path === undefined || path.trim() === "")
     throw new UsageError(`${option} expects a directory path, got an empty one`);
   const directory = resolve(path);
-  refuseInputs(option, directory, inputs);
+  refuseInputs(option, directory, inputs, "directory");
   let existing = directory;
   while (!existsSync(existing)) existing = dirname(existing);
   if (!statSync(existing).isDirectory())
@@ -228,7 +266,8 @@ export function requireDirectories(what: string, paths: readonly string[]): stri
 /**
  * Runs `body` with `directory` owned by this process: the run lock held (see run-lock.ts) and the
  * directory claimed with the fingerprint (new, or a resume with unchanged inputs). The lock is
- * released however `body` ends.
+ * released however `body` ends; a new run whose `body` fails before its first checkpoint leaves the
+ * directory empty again.
  */
 export async function withOwnedRunDirectory<T>(
   options: {
@@ -242,9 +281,26 @@ export async function withOwnedRunDirectory<T>(
 ): Promise<T> {
   const lock = await acquireRunLock(options.directory, options.description, options.warn);
   try {
-    await claimRunDirectory(options.directory, options.command, await options.fingerprint());
-    return await body();
+    const claim = await claimRunDirectory(options.directory, options.command, await options.fingerprint());
+    try {
+      return await body();
+    } catch (error) {
+      if (claim === "new") await releaseFailedStart(options.directory);
+      throw error;
+    }
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * A run that failed before its first checkpoint claims nothing: the files it wrote in the directory
+ * it found empty (its fingerprint, config, first metrics) are removed, so the corrected command
+ * starts afresh instead of being refused as a resume with changed inputs. Nothing is lost: without
+ * a checkpoint a resume would start from step 0 anyway.
+ */
+async function releaseFailedStart(directory: string): Promise<void> {
+  if (existsSync(join(directory, "checkpoints", "latest.json"))) return;
+  for (const name of await readdir(directory))
+    if (name !== lockFileName) await rm(join(directory, name), { recursive: true, force: true });
 }

@@ -72,11 +72,15 @@ export async function runCliJob(job: CliJob, options: CliJobOptions = {}): Promi
   });
 }
 
-/** Runs jobs with at most `workers` at once, reporting each as it ends; rejects on the first failure. */
+/**
+ * Runs jobs with at most `workers` at once, reporting each as it ends; rejects on the first failure.
+ * An `onDone` that returns a promise is awaited before the job counts as done: when this resolves,
+ * every `onDone` has finished (what it wrote can be read), and an `onDone` that rejects fails the run.
+ */
 export async function runCliJobs(
   jobs: readonly CliJob[],
   workers: number,
-  onDone: (result: CliJobResult, finished: number) => void,
+  onDone: (result: CliJobResult, finished: number) => void | Promise<void>,
   options: { signal?: AbortSignal; onProgress?: (job: CliJob, line: string) => void } = {},
 ): Promise<CliJobResult[]> {
   const { signal, onProgress } = options;
@@ -93,7 +97,7 @@ export async function runCliJobs(
       });
       results[index] = result;
       finished += 1;
-      onDone(result, finished);
+      await onDone(result, finished);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, worker));

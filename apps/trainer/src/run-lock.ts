@@ -84,6 +84,12 @@ async function createLockFile(file: string, lock: RunLock): Promise<boolean> {
   }
 }
 
+/** The live process that holds a run directory's lock, or null when none does (no lock, or a stale one). */
+export async function liveLockHolder(directory: string): Promise<RunLock | null> {
+  const holder = await readLock(join(directory, lockFileName));
+  return holder !== null && isLockHolderAlive(holder) ? holder : null;
+}
+
 /** A held lock; `release` removes the file if it is still ours. */
 export interface HeldRunLock {
   /** The lock file. */

@@ -32,3 +32,26 @@ export async function readCheckpointStep(runDirectory: string): Promise<number> 
     );
   return step;
 }
+
+/**
+ * Checks that a resumed run's `config.json` is readable JSON before the trainer compares it with
+ * the new config; a cut or edited file is an `InvalidInputError` naming it and what was expected.
+ */
+export async function checkRunConfigFile(runDirectory: string): Promise<void> {
+  const file = join(runDirectory, "config.json");
+  if (!existsSync(file)) return;
+  const text = await readFile(file, "utf8");
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new InvalidInputError(
+      `the run's config is not valid JSON (${error instanceof Error ? error.message : String(error)}; ${text.length} bytes); expected the trainer config this run wrote at its start. Restore it, or use a new --out`,
+      { file },
+    );
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new InvalidInputError("expected a JSON object (the trainer config this run wrote at its start)", {
+      file,
+    });
+}

@@ -37,6 +37,27 @@ async function initDigest(init: string): Promise<string> {
 }
 
 /**
+ * Fingerprint entries of the options given that change what a run computes without being part of
+ * its trainer config: the benchmark plugin's own options (`--protocol fc` grades otherwise; key
+ * `bench.--protocol`) and the options of the policy backend (`--tinker-url`, `--lora-rank`...; key
+ * `policy.--lora-rank`). Absent options add no entry.
+ */
+export function optionFingerprint(
+  benchmarkValues: Readonly<Record<string, string | boolean | undefined>>,
+  values: Readonly<Record<string, unknown>>,
+  policyOptions: readonly string[],
+): RunFingerprint {
+  const fingerprint: RunFingerprint = {};
+  for (const [name, value] of Object.entries(benchmarkValues))
+    if (value !== undefined && value !== false) fingerprint[`bench.--${name}`] = String(value);
+  for (const name of policyOptions) {
+    const value = values[name];
+    if (typeof value === "string" || value === true) fingerprint[`policy.--${name}`] = String(value);
+  }
+  return fingerprint;
+}
+
+/**
  * The fingerprint of a training run: harness content hash, task set hash and data file hash, pool and
  * profiles file hashes, the initial policy (seed and shape, or the hash of the --init weights) and
  * every field of the trainer config.

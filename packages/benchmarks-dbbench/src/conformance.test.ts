@@ -8,7 +8,10 @@ import { createDbBench, type DbBench, recordsOf } from "./create-dbbench.js";
 
 const devFile = join(import.meta.dirname, "..", "data", "dev.jsonl");
 
-/** The dev file without labels, reference SQL or hashes (a decoy hash keeps change tasks gradable). */
+/**
+ * The dev file without labels, reference SQL or hashes: a decoy hash keeps change tasks gradable and
+ * a decoy label keeps queries so (the loader refuses a record any empty answer would pass).
+ */
 async function strippedDevFile(): Promise<string> {
   const lines = (await readFile(devFile, "utf8")).split("\n").filter((line) => line.trim() !== "");
   const stripped = lines.map((line) => {
@@ -18,7 +21,9 @@ async function strippedDevFile(): Promise<string> {
       answer_md5: md5,
       ...rest
     } = JSON.parse(line) as Record<string, unknown>;
-    return JSON.stringify(md5 === undefined ? rest : { ...rest, answer_md5: "0".repeat(32) });
+    return JSON.stringify(
+      md5 === undefined ? { ...rest, label: ["decoy"] } : { ...rest, answer_md5: "0".repeat(32) },
+    );
   });
   // named like the bundled file, so that its tasks get the same split and ids
   const file = join(mkdtempSync(join(tmpdir(), "hs-dbbench-stripped-")), "dev.jsonl");

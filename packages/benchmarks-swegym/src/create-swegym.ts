@@ -262,14 +262,18 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
     },
     summarize: summarizeOutcomes,
     async goldReplay(replayOptions: GoldReplayOptionsV1): Promise<GoldReplayReportV1> {
-      const { tasks } = await benchmark.loadTasks(replayOptions.tasks);
-      return runGoldReplay(tasks, {
+      const { tasks, problems } = await benchmark.loadTasks(replayOptions.tasks);
+      const report = await runGoldReplay(tasks, {
         instanceOf: (taskId) => instances.get(taskId),
         settingsFor,
         runtimeId: runtime.id,
         ...(replayOptions.signal === undefined ? {} : { signal: replayOptions.signal }),
         ...(replayOptions.onProgress === undefined ? {} : { onProgress: replayOptions.onProgress }),
       });
+      // the records that did not load (a bad line, a repeated instance) are named, not dropped unsaid
+      return problems.length === 0
+        ? report
+        : { ...report, problems: problems.map((problem) => problem.message) };
     },
   };
   graderInstances.set(benchmark, instances);

@@ -1,8 +1,8 @@
 /**
  * The bad-input corpus of `hs` (issue 21): each case is a command line a careless or hostile user
  * could type, with the exit status and the message it must give. Paths: `@F/` is the copy of
- * `__fixtures__/bad-inputs/`, `@W/` the scratch directory (holding `four.jsonl`, `bom.jsonl` and
- * `cut-trajectories.jsonl`), `@R` the run directory. Nothing outside `@R` may change, and `@R` only
+ * `__fixtures__/bad-inputs/`, `@W/` the scratch directory (holding `four.jsonl`, its hard link
+ * `four-link.jsonl`, `bom.jsonl` and `cut-trajectories.jsonl`), `@R` the run directory. Nothing outside `@R` may change, and `@R` only
  * when `writesRun` is set.
  */
 export interface BadInputCase {
@@ -23,7 +23,8 @@ export interface BadInputCase {
     | "live-lock"
     | "stale-lock"
     | "truncated-latest"
-    | "corrupt-checkpoint";
+    | "corrupt-checkpoint"
+    | "corrupt-config";
   /** The command may write inside `@R` (the run directory it owns). */
   writesRun?: boolean;
 }
@@ -46,6 +47,21 @@ const train = [
   "3",
 ];
 const trainOut = [...train, "--out", "@R"];
+/** `trainOut` with the options of `extra` (as `--name VALUE` or `--name=VALUE`) in place of its own. */
+function trainWith(...extra: string[]): string[] {
+  const names = new Set(
+    extra.filter((word) => word.startsWith("--")).map((word) => word.split("=")[0] as string),
+  );
+  const kept: string[] = [];
+  for (let index = 0; index < trainOut.length; index++) {
+    const word = trainOut[index] as string;
+    if (names.has(word)) index++;
+    else kept.push(word);
+  }
+  return [...kept, ...extra];
+}
+/** The training command that makes the template run (`@R` of the `template-run` setups). */
+export const templateTrainArguments = train;
 const harnessS = (...extra: string[]) => [
   ...train.map((word) => (word === "grpo" ? "harness-s" : word)),
   "--out",
@@ -53,6 +69,7 @@ const harnessS = (...extra: string[]) => [
   ...extra,
 ];
 const evalBase = ["eval", "--bench", "dbbench", "--data", "@W/four.jsonl"];
+const exportRun = ["export", "--run", "@R", "--format", "trl"];
 const route = ["route", "--pool", "@F/pool-good.json", "--trajectories", "@W/cut-trajectories.jsonl"];
 
 /** The corpus. */
@@ -60,74 +77,74 @@ export const badInputCases: BadInputCase[] = [
   // numbers and flags
   {
     name: "budget-empty",
-    args: [...trainOut, "--budget="],
+    args: trainWith("--budget="),
     code: 2,
     message: /--budget expects a value, got an empty one/,
   },
   {
     name: "budget-hexadecimal",
-    args: [...trainOut, "--budget", "0x40"],
+    args: trainWith("--budget", "0x40"),
     code: 2,
     message: /--budget expects an integer of at least 1 \(decimal\), got "0x40"/,
   },
   {
     name: "budget-infinite",
-    args: [...trainOut, "--budget", "Infinity"],
+    args: trainWith("--budget", "Infinity"),
     code: 2,
     message: /--budget expects an integer.*got "Infinity"/,
   },
   {
     name: "budget-below-one-step",
-    args: [...trainOut, "--budget", "3"],
+    args: trainWith("--budget", "3"),
     code: 2,
     message: /--budget 3 is smaller than one step/,
   },
   {
     name: "learning-rate-nan",
-    args: [...trainOut, "--learning-rate", "NaN"],
+    args: trainWith("--learning-rate", "NaN"),
     code: 2,
     message: /--learning-rate expects a number above 0 \(decimal\), got "NaN"/,
   },
   {
     name: "learning-rate-zero",
-    args: [...trainOut, "--learning-rate", "0"],
+    args: trainWith("--learning-rate", "0"),
     code: 2,
     message: /--learning-rate expects a number above 0, got 0/,
   },
   {
     name: "kl-negative",
-    args: [...trainOut, "--kl=-0.5"],
+    args: trainWith("--kl=-0.5"),
     code: 2,
     message: /--kl expects a number of at least 0, got -0.5/,
   },
   {
     name: "hidden-zero",
-    args: [...trainOut, "--hidden", "0"],
+    args: trainWith("--hidden", "0"),
     code: 2,
     message: /--hidden expects an integer of at least 1 and at most 4096, got 0/,
     absent: /backend|tfjs|Platform/i,
   },
   {
     name: "seed-fraction",
-    args: [...trainOut, "--seed", "1.5"],
+    args: trainWith("--seed", "1.5"),
     code: 2,
     message: /--seed expects an integer .*got "1.5"/,
   },
   {
     name: "seed-negative",
-    args: [...trainOut, "--seed=-1"],
+    args: trainWith("--seed=-1"),
     code: 2,
     message: /--seed expects an integer of at least 0/,
   },
   {
     name: "group-size-one",
-    args: [...trainOut, "--group-size", "1"],
+    args: trainWith("--group-size", "1"),
     code: 2,
     message: /--group-size expects an integer of at least 2, got 1/,
   },
   {
     name: "stray-value-of-boolean",
-    args: [...trainOut, "--no-negative", "false"],
+    args: trainWith("--no-negative", "false"),
     code: 2,
     message: /unexpected argument "false": hs train takes no positional arguments/,
   },
@@ -139,7 +156,7 @@ export const badInputCases: BadInputCase[] = [
   },
   {
     name: "unknown-method",
-    args: [...trainOut, "--method", "ppo"],
+    args: trainWith("--method", "ppo"),
     code: 2,
     message: /--method must be one of grpo, dapo, harness-s/,
   },
@@ -204,7 +221,8 @@ export const badInputCases: BadInputCase[] = [
     name: "eval-trajectories-overwrite-data",
     args: [...evalBase, "--trajectories", "@W/four.jsonl"],
     code: 2,
-    message: /--trajectories .*four\.jsonl is also the input --data: it would overwrite its own input/,
+    message:
+      /--trajectories .*four\.jsonl is also the input --data .*four\.jsonl: it would overwrite its own input/,
   },
   {
     name: "eval-trajectories-missing-directory",
@@ -260,20 +278,20 @@ export const badInputCases: BadInputCase[] = [
   // harness files
   {
     name: "harness-misspelled-key",
-    args: [...trainOut, "--harness", "@F/harness-misspelled-key.json"],
+    args: trainWith("--harness", "@F/harness-misspelled-key.json"),
     code: 1,
     message:
       /harness-misspelled-key\.json, field "errorRecovery": invalid harness config: unknown key "emptyResults" \(did you mean "emptyResult"\?\)/,
   },
   {
     name: "harness-unknown-section",
-    args: [...trainOut, "--harness", "@F/harness-unknown-section.json"],
+    args: trainWith("--harness", "@F/harness-unknown-section.json"),
     code: 1,
     message: /harness-unknown-section\.json.*unknown key "retries"; expected keys: schemaVersion/,
   },
   {
     name: "harness-bad-capture-group",
-    args: [...trainOut, "--harness", "@F/harness-bad-capture-group.json"],
+    args: trainWith("--harness", "@F/harness-bad-capture-group.json"),
     code: 1,
     message:
       /field "actionFormat\.rules\.0\.arguments\.query".*capture group 2 does not exist: the pattern has 1 numbered group/,
@@ -286,31 +304,31 @@ export const badInputCases: BadInputCase[] = [
   },
   {
     name: "harness-empty",
-    args: [...trainOut, "--harness", "@F/harness-empty.json"],
+    args: trainWith("--harness", "@F/harness-empty.json"),
     code: 1,
     message: /harness-empty\.json: the file is empty; expected a harness config/,
   },
   {
     name: "harness-directory",
-    args: [...trainOut, "--harness", "@F/harness-directory.json"],
+    args: trainWith("--harness", "@F/harness-directory.json"),
     code: 1,
     message: /harness-directory\.json: is a directory; expected a harness config/,
   },
   {
     name: "harness-truncated",
-    args: [...trainOut, "--harness", "@F/harness-truncated.json"],
+    args: trainWith("--harness", "@F/harness-truncated.json"),
     code: 1,
     message: /harness-truncated\.json:\d+: not valid JSON at column \d+ \(the file looks truncated\)/,
   },
   {
     name: "harness-wrong-type",
-    args: [...trainOut, "--harness", "@F/harness-wrong-type.json"],
+    args: trainWith("--harness", "@F/harness-wrong-type.json"),
     code: 1,
     message: /harness-wrong-type\.json, field "budget\.maxSteps": invalid harness config: .*expected number/,
   },
   {
     name: "harness-missing-file",
-    args: [...trainOut, "--harness", "@F/no-such-harness.json"],
+    args: trainWith("--harness", "@F/no-such-harness.json"),
     code: 2,
     message: /--harness .*no-such-harness\.json: not "base", a preset/,
   },
@@ -382,7 +400,7 @@ export const badInputCases: BadInputCase[] = [
   // run directories
   {
     name: "resume-with-another-harness",
-    args: [...trainOut, "--harness", "@F/harness-same-id-other-prompt.json"],
+    args: trainWith("--harness", "@F/harness-same-id-other-prompt.json"),
     setup: "template-run",
     code: 1,
     message:
@@ -397,7 +415,7 @@ export const badInputCases: BadInputCase[] = [
   },
   {
     name: "resume-with-other-config",
-    args: [...trainOut, "--learning-rate", "0.01"],
+    args: trainWith("--learning-rate", "0.01"),
     setup: "template-run",
     code: 1,
     message: /config\.learningRate \(0\.05 when the run started, 0\.01 now\)/,
@@ -435,7 +453,7 @@ export const badInputCases: BadInputCase[] = [
   },
   {
     name: "learning-rate-overflow",
-    args: [...trainOut, "--learning-rate", "1e308", "--budget", "16"],
+    args: trainWith("--learning-rate", "1e308", "--budget", "16"),
     code: 1,
     writesRun: true,
     message:
@@ -447,5 +465,76 @@ export const badInputCases: BadInputCase[] = [
     code: 0,
     message: /eval: 4\/4 episodes/,
     absent: /Unexpected token|not valid JSON/,
+  },
+  // outputs never overwrite inputs, repeated options, resume settings, partial runs
+  {
+    name: "eval-trajectories-hard-link-of-data",
+    args: [...evalBase, "--trajectories", "@W/four-link.jsonl"],
+    code: 2,
+    message:
+      /--trajectories .*four-link\.jsonl is also the input --data .*four\.jsonl \(the same file by device and inode\)/,
+  },
+  {
+    name: "eval-trajectories-over-trained-weights",
+    args: [...evalBase, "--policy", "embedded:@R", "--trajectories", "@R/final/policy.json"],
+    setup: "template-run",
+    code: 2,
+    message: /--trajectories .*final\/policy\.json is a file of the input --policy .*run: it would overwrite/,
+  },
+  {
+    name: "export-over-the-run",
+    args: [...exportRun, "--out", "@R/trajectories.jsonl"],
+    setup: "template-run",
+    code: 2,
+    message: /--out .*run\/trajectories\.jsonl is a file of the input --run/,
+  },
+  {
+    name: "repeated-option",
+    args: [...evalBase, "--data", "@W/bom.jsonl", "--trajectories", "@W/four.jsonl"],
+    code: 2,
+    message:
+      /--data is given twice \(--data .*four\.jsonl, then --data .*bom\.jsonl\); give each option once/,
+  },
+  {
+    name: "export-out-under-proc",
+    args: [...exportRun, "--out", "/proc/hs-no-such/e.jsonl"],
+    setup: "template-run",
+    code: 2,
+    message: /--out \/proc\/hs-no-such\/e\.jsonl: cannot create \/proc\/hs-no-such/,
+  },
+  {
+    name: "export-running-run",
+    args: [...exportRun, "--out", "@W/export.jsonl"],
+    setup: "live-lock",
+    code: 1,
+    message:
+      /run is still being written by "hs train --method grpo --seed 3" \(pid \d+.*pass --allow-partial/,
+  },
+  {
+    name: "resume-with-other-protocol",
+    args: trainWith("--protocol", "fc"),
+    setup: "template-run",
+    code: 1,
+    message: /cannot resume .*bench\.--protocol \(absent when the run started, fc now\)/,
+  },
+  {
+    name: "resume-with-corrupt-config",
+    args: trainOut,
+    setup: "corrupt-config",
+    code: 1,
+    message: /run\/config\.json: the run's config is not valid JSON/,
+  },
+  {
+    name: "quickstart-budget-below-one-step",
+    args: ["quickstart", "--budget", "3", "--group-size", "4", "--splits", "dev", "--out", "@W/qs"],
+    code: 2,
+    message: /--budget 3 is smaller than one step: a step needs at least one group of --group-size 4/,
+  },
+  {
+    name: "harness-unknown-tool",
+    args: [...evalBase, "--harness", "@F/harness-unknown-tool.json"],
+    code: 1,
+    message:
+      /harness-unknown-tool\.json: field "tools\.expose\.1": tool "no_such_tool" is not offered by the environment/,
   },
 ];

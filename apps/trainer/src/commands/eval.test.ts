@@ -42,8 +42,11 @@ describe("the embedded policy cannot see labels", () => {
         answer_md5: _md5,
         ...rest
       } = JSON.parse(line) as Record<string, unknown>;
-      // a change task must keep something to grade by (the loader rejects it otherwise): a decoy hash
-      return JSON.stringify(_md5 === undefined ? rest : { ...rest, answer_md5: "0".repeat(32) });
+      // every task must keep something to grade by (the loader rejects one that any empty answer
+      // passes): a decoy hash for a change task, a decoy label for a query
+      return JSON.stringify(
+        _md5 === undefined ? { ...rest, label: ["decoy"] } : { ...rest, answer_md5: "0".repeat(32) },
+      );
     });
     const strippedFile = join(tmpdir(), `hs-dev-stripped-${process.pid}.jsonl`);
     writeFileSync(strippedFile, `${stripped.join("\n")}\n`);

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { appendTrajectories, type BenchmarkV1, type Task, type Trajectory } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
 import { rankOne } from "@hs/router";
+import { replaceAtomically } from "../atomic-file.js";
 import {
   grammarOf,
   heldoutSplitOf,
@@ -34,6 +34,11 @@ import {
 async function embeddedEvaluation(benchmark: BenchmarkV1, spec: string, seed: number) {
   const policy = await resolvePolicy(benchmark, spec, seed);
   return { policy, release: async () => policy.dispose() };
+}
+
+/** The directory of `--policy embedded:DIR` (an input no output may overwrite), else undefined. */
+export function policyDirectoryOf(spec: string | undefined): string | undefined {
+  return spec?.startsWith("embedded:") === true ? spec.slice("embedded:".length) : undefined;
 }
 
 /** `embedded` (untrained weights of the seed) or `embedded:DIR` (a checkpoint or a run directory). */
@@ -149,10 +154,8 @@ async function evaluateOn(
       if (done % 10 === 0 || done === total) io.stderr(`eval: ${done}/${total} episodes\n`);
     },
   });
-  if (trajectoriesFile !== undefined) {
-    await writeFile(trajectoriesFile, "");
-    await appendTrajectories(trajectoriesFile, result.trajectories);
-  }
+  if (trajectoriesFile !== undefined)
+    await replaceAtomically(trajectoriesFile, (draft) => appendTrajectories(draft, result.trajectories));
   const passes = result.trajectories.filter((trajectory) => trajectory.success);
   const output = {
     success: result.success,
@@ -241,6 +244,9 @@ ${tinkerEvalUsage}`,
             { option: "--rank1", path: stringOption(args, "rank1") },
             { option: "--profiles", path: stringOption(args, "profiles") },
             { option: "--harness", path: stringOption(args, "harness") },
+            { option: "--policy", path: policyDirectoryOf(stringOption(args, "policy")) },
+            { option: "--tinker-run", path: stringOption(args, "tinker-run") },
+            { option: "--tokenizer", path: stringOption(args, "tokenizer") },
           ]);
     const benchmark = await openBenchmark(args);
     // a benchmark may hold connections (the DBBench MySQL engine's pool) that keep the process alive

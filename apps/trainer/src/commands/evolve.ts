@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import {
   createLlmClassifier,
   createLlmProposer,
@@ -19,11 +19,12 @@ import {
   genericLibrary,
 } from "@hs/harness";
 import { numberArgument } from "../arguments.js";
+import { replaceAtomically, writeFileAtomic } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
 import { checkOutputFile } from "../run-directory.js";
-import { resolvePolicy } from "./eval.js";
+import { policyDirectoryOf, resolvePolicy } from "./eval.js";
 
 /** Parses `--directions a,b` (default: all). */
 export function parseDirections(text: string | undefined): FixDirection[] {
@@ -37,6 +38,15 @@ export function parseDirections(text: string | undefined): FixDirection[] {
       throw new UsageError(`--directions: "${name}" is not one of ${fixDirections.join(", ")}`);
   }
   return names as FixDirection[];
+}
+
+/**
+ * Where the evolved tasks came from, for the report: the bundled split, or with `--data` the file
+ * and the split its tasks carry (the file's name), never the default split that was not read.
+ */
+export function sourceOf(split: string, data: string | undefined, tasks: readonly { split: string }[]) {
+  if (data === undefined) return { split };
+  return { split: tasks[0]?.split ?? data, data: resolve(data) };
 }
 
 /** `hs evolve`: directional harness evolution; writes the frozen pool and the evolution report. */
@@ -109,6 +119,7 @@ Options:
     const inputs = [
       { option: "--data", path: stringOption(args, "data") },
       { option: "--harness", path: stringOption(args, "harness") },
+      { option: "--policy", path: policyDirectoryOf(stringOption(args, "policy")) },
     ];
     await checkOutputFile("--out", out, inputs, { createParent: true });
     await checkOutputFile("--out (report)", `${out.replace(/\.json$/, "")}.evolution.json`, inputs);
@@ -179,20 +190,19 @@ Options:
         calls.report(`classifier ${classifierId}`, error, `trajectory ${trajectoryId}`),
     });
     policy.dispose();
-    await writePool(out, pool);
+    await replaceAtomically(out, (draft) => writePool(draft, pool));
     const reportFile = `${out.replace(/\.json$/, "")}.evolution.json`;
-    await writeFile(
+    await writeFileAtomic(
       reportFile,
-      `${JSON.stringify({ ...report, split, tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, ...sourceOf(split, stringOption(args, "data"), tasks), tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
     );
     const baseFile = `${out.replace(/\.json$/, "")}.base.jsonl`;
-    await writeFile(baseFile, "");
-    await appendTrajectories(baseFile, baseTrajectories);
+    await replaceAtomically(baseFile, (draft) => appendTrajectories(draft, baseTrajectories));
     io.stdout(
       `pool: ${out} (${pool.siblings.length} siblings: ${pool.siblings.map((sibling) => sibling.id).join(", ") || "none"})\n`,
     );
     io.stdout(
-      `base: ${report.baseRun.successes}/${report.baseRun.episodes} solved on ${tasks.length} tasks of ${split}\n`,
+      `base: ${report.baseRun.successes}/${report.baseRun.episodes} solved on ${tasks.length} tasks of ${sourceOf(split, stringOption(args, "data"), tasks).split}\n`,
     );
     for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
     if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);

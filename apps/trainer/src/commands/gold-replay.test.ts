@@ -45,7 +45,14 @@ describe("hs gold-replay", () => {
     const result = await run(["gold-replay", "--bench", "dbbench", "--data", file]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`NOT LOADED ${file}:1, field "table": missing: expected a table object`);
-    expect(result.stderr).toContain("no task was replayed");
+    expect(result.stderr).toContain(
+      `no task was replayed from ${file}: none of its records loaded (1 refused: ${file}:1, field "table"`,
+    );
+    const empty = join(tmpdir(), `hs-gold-empty-${process.pid}.jsonl`);
+    writeFileSync(empty, "\n");
+    const nothing = await run(["gold-replay", "--bench", "dbbench", "--data", empty]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("it holds no task (an empty file or split)");
   });
   it("rejects a benchmark that is not installed", async () => {
     const result = await run(["gold-replay", "--bench", "no-such-benchmark"]);

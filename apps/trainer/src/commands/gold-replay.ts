@@ -34,6 +34,14 @@ export function formatGoldReplay(report: GoldReplayReportV1, source: string): st
   return `${lines.join("\n")}\n`;
 }
 
+/** Why a replay ran no task: the records that did not load, or none found. */
+export function whyNothing(report: GoldReplayReportV1): string {
+  const problems = report.problems ?? [];
+  if (problems.length === 0) return "it holds no task (an empty file or split)";
+  const shown = problems.slice(0, 3).join("; ");
+  return `none of its records loaded (${problems.length} refused: ${shown}${problems.length > 3 ? "; ..." : ""})`;
+}
+
 /** `hs gold-replay`: runs each task's reference solution, and an empty one, through the adapter. */
 export const goldReplayCommand: Command = {
   name: "gold-replay",
@@ -78,7 +86,8 @@ Options:
         },
       });
       io.stdout(args.values.json === true ? `${JSON.stringify(report)}\n` : formatGoldReplay(report, source));
-      if (report.total === 0) io.stderr(`gold-replay: no task was replayed from ${source}\n`);
+      if (report.total === 0)
+        io.stderr(`gold-replay: no task was replayed from ${source}: ${whyNothing(report)}\n`);
       return report.total > 0 && report.passed === report.total && report.emptyPassed === 0 ? 0 : 1;
     } finally {
       await benchmark.close?.();

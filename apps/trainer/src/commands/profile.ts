@@ -1,11 +1,11 @@
-import { writeFile } from "node:fs/promises";
 import { createRuleClassifier, readPool } from "@hs/evolution";
 import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
+import { replaceAtomically } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { checkOutputFile } from "../run-directory.js";
-import { resolvePolicy } from "./eval.js";
+import { policyDirectoryOf, resolvePolicy } from "./eval.js";
 
 /** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
 export const profileCommand: Command = {
@@ -54,6 +54,7 @@ Options:
     const inputs = [
       { option: "--pool", path: poolFile },
       { option: "--data", path: stringOption(args, "data") },
+      { option: "--policy", path: policyDirectoryOf(spec) },
     ];
     await checkOutputFile("--out", out, inputs, { createParent: true });
     await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
@@ -82,13 +83,10 @@ Options:
       onProgress: (message) => io.stderr(`profile: ${message}\n`),
     });
     policy.dispose();
-    await writeProfileSet(out, profiles);
+    await replaceAtomically(out, (draft) => writeProfileSet(draft, profiles));
     const failedFile = `${out.replace(/\.json$/, "")}.failed.jsonl`;
-    await writeFile(failedFile, "");
-    await appendTrajectories(
-      failedFile,
-      baseTrajectories.filter((trajectory) => !trajectory.success),
-    );
+    const failed = baseTrajectories.filter((trajectory) => !trajectory.success);
+    await replaceAtomically(failedFile, (draft) => appendTrajectories(draft, failed));
     for (const profile of Object.values(profiles.profiles)) {
       const cells = Object.entries(profile.rescueByMode).map(
         ([mode, cell]) => `${mode} ${cell.rescued}/${cell.attempts}`,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readJsonl } from "@hs/harness";
@@ -17,6 +18,16 @@ async function signalShareFirstQuarter(runDirectory: string, budget: number): Pr
   const { records } = await readJsonl(join(runDirectory, "metrics.jsonl"), stepMetricsSchema);
   const early = records.filter((row) => row.rolloutsTotal <= budget / 4);
   return mean((early.length > 0 ? early : records.slice(0, 1)).map((row) => row.signalShare));
+}
+
+/** Whether an evaluation's kept output is whole (a cut or foreign file is run again). */
+export async function isCompleteEvaluation(file: string): Promise<boolean> {
+  if (!existsSync(file)) return false;
+  try {
+    return evalOutputSchema.safeParse(JSON.parse(await readFile(file, "utf8"))).success;
+  } catch {
+    return false;
+  }
 }
 
 async function readEvaluation(job: EvalJob): Promise<z.infer<typeof evalOutputSchema>> {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,7 +83,9 @@ describe("runCliJobs", () => {
       log: join(directory, `${name}.log`),
     }));
     const order: string[] = [];
-    const results = await runCliJobs(jobs, 2, (result) => order.push(result.job.name));
+    const results = await runCliJobs(jobs, 2, (result) => {
+      order.push(result.job.name);
+    });
     expect(results.map((result) => result.stdout.split("\n")[0])).toEqual([
       "Usage: hs report DIR... --out REPORT [--json]",
       expect.stringMatching(/^Usage: hs train/),
@@ -95,6 +97,26 @@ describe("runCliJobs", () => {
     await expect(runCliJobs(failing, 1, () => {})).rejects.toThrow(
       /bad failed \(exit code 2\); see .*bad\.log/,
     );
+  }, 60_000);
+
+  it("resolves only after every asynchronous onDone has finished, so what it wrote can be read", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "hs-jobs-"));
+    const jobs = ["report", "eval"].map((name) => ({
+      name,
+      args: [name, "--help"],
+      log: join(directory, `${name}.log`),
+    }));
+    await runCliJobs(jobs, 2, async (result) => {
+      await new Promise((done) => setTimeout(done, 300));
+      await writeFile(join(directory, `${result.job.name}.out`), result.stdout);
+    });
+    expect(await readFile(join(directory, "report.out"), "utf8")).toMatch(/^Usage: hs report/);
+    expect(await readFile(join(directory, "eval.out"), "utf8")).toMatch(/^Usage: hs eval/);
+    const failing = runCliJobs(jobs.slice(0, 1), 1, async () => {
+      await new Promise((done) => setTimeout(done, 50));
+      throw new Error("could not keep the result");
+    });
+    await expect(failing).rejects.toThrow("could not keep the result");
   }, 60_000);
 });
 

@@ -1,17 +1,32 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { startDashboard } from "@hs/dashboard";
 import type { MainJobDefaultsV1 } from "@hs/harness";
 import { writeReport } from "@hs/report";
-import { rescueMethods, samplingMethods } from "@hs/rescue-grpo";
-import { numberArgument } from "../arguments.js";
+import { defaultTrainerConfig, rescueMethods, samplingMethods } from "@hs/rescue-grpo";
+import { checkStepBudget, numberArgument } from "../arguments.js";
+import { writeFileAtomic } from "../atomic-file.js";
 import { heldoutSplitOf, openBenchmark } from "../benchmark-selection.js";
-import { type Command, type CommandArguments, integerOption, stringOption, UsageError } from "../command.js";
+import {
+  type Command,
+  type CommandArguments,
+  type CommandIo,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "../command.js";
 import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
-import { collectResults } from "./quickstart-results.js";
+import { acquireRunLock } from "../run-lock.js";
+import {
+  checkExperimentSettings,
+  checkKeptStageOutput,
+  experimentFingerprint,
+  recordExperimentSettings,
+} from "./quickstart-inputs.js";
+import { collectResults, isCompleteEvaluation } from "./quickstart-results.js";
 
 /** Settings of the main job; each maps to a flag. */
 export interface QuickstartSettings {
@@ -328,80 +343,120 @@ smaller jobs, their episodes run real test suites and Python); a value given her
       throw new UsageError(
         `--methods: ${unknown.map((method) => `"${method}"`).join(", ") || "none given"} ${unknown.length === 1 ? "is not a method" : "are not methods"}; expected a comma-separated list of ${samplingMethods.join(", ")}`,
       );
+    checkTrainingBudget(settings, (message) => io.stderr(`quickstart: ${message}\n`));
     await checkOutputDirectory("--out", settings.out);
-    const plan = quickstartPlan(settings);
-    const dashboard =
-      args.values.serve === true
-        ? await startDashboard({
-            directories: [settings.out],
-            port: numberArgument(args, "port", 0),
-            keepAlive: false,
-          })
-        : null;
-    if (dashboard !== null)
-      io.stderr(
-        `[quickstart] dashboard: ${dashboard.url} (while the job runs; hs serve ${settings.out} after it)\n`,
-      );
-    const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
-    const say = (text: string) => io.stderr(`[quickstart ${elapsed()}] ${text}\n`);
-    say(
-      `experiment in ${settings.out}; ${settings.methods.length} methods x ${settings.seeds.length} seeds, ${settings.budget} rollouts each, ${settings.workers} workers`,
+    const lock = await acquireRunLock(settings.out, "hs quickstart", (message) =>
+      io.stderr(`quickstart: ${message}\n`),
     );
+    try {
+      const dashboard =
+        args.values.serve === true
+          ? await startDashboard({
+              directories: [settings.out],
+              port: numberArgument(args, "port", 0),
+              keepAlive: false,
+            })
+          : null;
+      if (dashboard !== null)
+        io.stderr(
+          `[quickstart] dashboard: ${dashboard.url} (while the job runs; hs serve ${settings.out} after it)\n`,
+        );
+      await runExperiment(settings, args.values.json === true, io, started);
+    } finally {
+      await lock.release();
+    }
+    return 0;
+  },
+};
 
-    for (const [job, output] of [
-      [plan.evolve, plan.pool],
-      [plan.profile, plan.profiles],
-    ] as const) {
-      if (existsSync(output)) {
-        say(`${job.name}: kept ${output}`);
-        continue;
-      }
+/**
+ * Refuses, before any stage runs, a budget that cannot pay for one training step with the group size
+ * the training stage will use (its flag, or hs train's default).
+ */
+export function checkTrainingBudget(settings: QuickstartSettings, warn: (message: string) => void): void {
+  const defaults = defaultTrainerConfig("grpo", 0);
+  const flags = settings.stageFlags?.train ?? [];
+  const flag = (name: string, fallback: number) => {
+    const index = flags.indexOf(`--${name}`);
+    return index < 0 ? fallback : Number(flags[index + 1]);
+  };
+  checkStepBudget(
+    settings.budget,
+    flag("group-size", defaults.groupSize),
+    flag("prompts-per-step", defaults.promptsPerStep),
+    warn,
+  );
+}
+
+/** The stages of the main job, in order, with the experiment's lock held. */
+async function runExperiment(
+  settings: QuickstartSettings,
+  json: boolean,
+  io: CommandIo,
+  started: number,
+): Promise<void> {
+  const fingerprint = experimentFingerprint(settings);
+  await checkExperimentSettings(settings.out, fingerprint);
+  const plan = quickstartPlan(settings);
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+  const say = (text: string) => io.stderr(`[quickstart ${elapsed()}] ${text}\n`);
+  say(
+    `experiment in ${settings.out}; ${settings.methods.length} methods x ${settings.seeds.length} seeds, ${settings.budget} rollouts each, ${settings.workers} workers`,
+  );
+
+  for (const [job, output] of [
+    [plan.evolve, plan.pool],
+    [plan.profile, plan.profiles],
+  ] as const) {
+    if (existsSync(output)) {
+      await checkKeptStageOutput(job.name as "evolve" | "profile", output, undefined);
+      say(`${job.name}: kept ${output}`);
+    } else {
       say(`${job.name}: hs ${job.args.join(" ")}`);
       const result = await withHeartbeat(say, job.name, (onProgress) => runCliJob(job, { onProgress }));
       say(`${job.name}: done in ${result.seconds.toFixed(0)} s`);
     }
+    await recordExperimentSettings(settings.out, fingerprint);
+  }
 
-    say(`training ${plan.train.length} runs (logs in ${join(settings.out, "logs")})`);
-    await withHeartbeat(say, "training", (onProgress) =>
-      runCliJobs(
-        plan.train,
-        settings.workers,
-        (result, finished) =>
-          say(
-            `${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`,
-          ),
-        { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
-      ),
-    );
+  say(`training ${plan.train.length} runs (logs in ${join(settings.out, "logs")})`);
+  await withHeartbeat(say, "training", (onProgress) =>
+    runCliJobs(
+      plan.train,
+      settings.workers,
+      (result, finished) =>
+        say(`${result.job.name}: done in ${result.seconds.toFixed(0)} s (${finished}/${plan.train.length})`),
+      { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
+    ),
+  );
 
-    const evaluations = [...plan.untrained, ...plan.evaluate, ...plan.rankOne];
-    const pending = evaluations.filter((job) => !existsSync(job.output));
+  const evaluations = [...plan.untrained, ...plan.evaluate, ...plan.rankOne];
+  const pending: EvalJob[] = [];
+  for (const job of evaluations) if (!(await isCompleteEvaluation(job.output))) pending.push(job);
+  say(
+    `evaluating ${evaluations.length} policies and splits on held-out tasks (${evaluations.length - pending.length} kept)`,
+  );
+  await withHeartbeat(say, "evaluation", (onProgress) =>
+    runCliJobs(
+      pending,
+      settings.workers,
+      async (result, finished) => {
+        await mkdir(dirname((result.job as EvalJob).output), { recursive: true });
+        await writeFileAtomic((result.job as EvalJob).output, result.stdout);
+        say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
+      },
+      { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
+    ),
+  );
+  const results = await collectResults(plan, settings, (Date.now() - started) / 1000);
+  await writeFileAtomic(join(settings.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const report = await writeReport({ experiments: [settings.out], out: join(settings.out, "report") });
+  say(`report: ${join(settings.out, "report", "index.html")} (${report.charts.length} charts)`);
+  for (const method of settings.methods) {
     say(
-      `evaluating ${evaluations.length} policies and splits on held-out tasks (${evaluations.length - pending.length} kept)`,
+      `${method.padEnd(10)} held-out success per seed ${(results.heldout[method] ?? []).map((value) => value.toFixed(3)).join(", ")}; mean ${mean(results.heldout[method] ?? []).toFixed(3)}`,
     );
-    await withHeartbeat(say, "evaluation", (onProgress) =>
-      runCliJobs(
-        pending,
-        settings.workers,
-        async (result, finished) => {
-          await mkdir(dirname((result.job as EvalJob).output), { recursive: true });
-          await writeFile((result.job as EvalJob).output, result.stdout);
-          say(`${result.job.name}: ${result.stdout.trim().slice(0, 80)} (${finished}/${pending.length})`);
-        },
-        { onProgress: (job, line) => onProgress(`${job.name}: ${line}`) },
-      ),
-    );
-    const results = await collectResults(plan, settings, (Date.now() - started) / 1000);
-    await writeFile(join(settings.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    const report = await writeReport({ experiments: [settings.out], out: join(settings.out, "report") });
-    say(`report: ${join(settings.out, "report", "index.html")} (${report.charts.length} charts)`);
-    for (const method of settings.methods) {
-      say(
-        `${method.padEnd(10)} held-out success per seed ${(results.heldout[method] ?? []).map((value) => value.toFixed(3)).join(", ")}; mean ${mean(results.heldout[method] ?? []).toFixed(3)}`,
-      );
-    }
-    if (args.values.json === true) io.stdout(`${JSON.stringify(results)}\n`);
-    else io.stdout(`wrote ${join(settings.out, "results.json")} in ${results.wall_seconds.toFixed(0)} s\n`);
-    return 0;
-  },
-};
+  }
+  if (json) io.stdout(`${JSON.stringify(results)}\n`);
+  else io.stdout(`wrote ${join(settings.out, "results.json")} in ${results.wall_seconds.toFixed(0)} s\n`);
+}

@@ -10,6 +10,7 @@ import {
   type TrainerConfig,
 } from "@hs/rescue-grpo";
 import { checkStepBudget, numberArgument } from "../arguments.js";
+import { replaceAtomically } from "../atomic-file.js";
 import {
   grammarOf,
   loadTaskSet,
@@ -21,10 +22,10 @@ import { type Command, integerOption, stringOption, UsageError } from "../comman
 import { guardFiniteLearner } from "../finite-guard.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
-import { readCheckpointStep } from "../run-state-file.js";
+import { checkRunConfigFile, readCheckpointStep } from "../run-state-file.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 import { openTinkerStack, tinkerBaseModel, tinkerOptions, tinkerUsage } from "../tinker-policy-stack.js";
-import { trainFingerprint } from "../train-inputs.js";
+import { optionFingerprint, trainFingerprint } from "../train-inputs.js";
 import { loadEmbeddedPolicy } from "./eval.js";
 
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
@@ -177,6 +178,7 @@ ${tinkerUsage}
       })),
       router: routerSpec ?? "harness-s",
       policy: stringOption(args, "policy") ?? "embedded",
+      ...optionFingerprint(args.benchmark?.values ?? {}, args.values, Object.keys(tinkerOptions)),
     });
     return withOwnedRunDirectory(
       {
@@ -203,6 +205,7 @@ ${tinkerUsage}
       return { policy, learner, release };
     }
     async function trainInOwnedDirectory(): Promise<number> {
+      await checkRunConfigFile(runDirectory);
       const { policy, learner, release } =
         baseModel === undefined
           ? await embeddedStack()
@@ -228,7 +231,9 @@ ${tinkerUsage}
           ),
       });
       if (profiles !== null && profiles.history.length > 0) {
-        await writeProfileSet(join(runDirectory, "profiles.json"), profiles);
+        await replaceAtomically(join(runDirectory, "profiles.json"), (draft) =>
+          writeProfileSet(draft, profiles),
+        );
       }
       await release();
       if (args.values.json === true) io.stdout(`${JSON.stringify(summary)}\n`);

@@ -26,4 +26,20 @@ describe("parseRecords", () => {
       expect.stringMatching(/d\.jsonl:2, field "label": UPDATE records need/),
     ]);
   });
+
+  it("rejects records any empty answer passes: a query without a label, an INSERT with label [\"\"]", () => {
+    const unlabelled = { description: "Who scored 3 points?", table, type: ["other"] };
+    const blankQuery = { ...query, label: ["", " "] };
+    const blankInsert = { description: "Add Bo with 4 points.", label: [""], table, type: ["INSERT"] };
+    const statement = { ...blankInsert, label: ["INSERT INTO Scorers VALUES ('Bo', '4')"] };
+    const noneAnswer = { ...query, label: [null] };
+    const records = [unlabelled, blankQuery, blankInsert, statement, noneAnswer, query];
+    const parsed = parseRecords(records.map(line).join("\n"), "e.jsonl", "e");
+    expect(parsed.records.map(({ task }) => task.id)).toEqual(["dbbench/e/3", "dbbench/e/4", "dbbench/e/5"]);
+    expect(parsed.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/e\.jsonl:1, field "label": a query \(type other\) needs "label" .* it has no label, so an empty answer would pass/),
+      expect.stringMatching(/e\.jsonl:2, field "label": .* it has label \[""," "\], so an empty answer would pass/),
+      expect.stringMatching(/e\.jsonl:3, field "label": INSERT records need "label" \(a non-empty reference statement\) .* label \[""\] and no answer_md5/),
+    ]);
+  });
 });

@@ -48,15 +48,27 @@ export function recordToTask(record: DbBenchRecord, split: string, index: number
   };
 }
 
+const isBlank = (cell: unknown) => typeof cell === "string" && cell.trim() === "";
+
 /**
- * Why a record cannot be graded, or undefined: an INSERT/UPDATE/DELETE is graded by the expected table
- * hash, taken from `answer_md5` or computed by running `label[0]` (the reference statement), so it needs
- * one of them.
+ * Why a record cannot be graded, or would be passed by any empty answer, or undefined. An
+ * INSERT/UPDATE/DELETE is graded by the expected table hash, taken from `answer_md5` or computed by
+ * running `label[0]` (the reference statement), so it needs a non-empty one of them (a blank
+ * statement changes nothing, so the hash of the untouched table would pass). A query is graded
+ * against its `label` cells, so it needs at least one that is not empty text: with `label: []` or
+ * `[""]` an empty answer passes.
  */
 function ungradableProblem(record: DbBenchRecord): string | undefined {
   const category = recordCategory(record);
-  if (!modificationTypes.has(category) || record.label.length > 0 || (record.answer_md5 ?? "") !== "") return undefined;
-  return `${category} records need "label" (the reference statement) or "answer_md5" (the expected table hash); it has neither`;
+  if (modificationTypes.has(category)) {
+    const statement = record.label[0];
+    if ((typeof statement === "string" && !isBlank(statement)) || (record.answer_md5 ?? "").trim() !== "")
+      return undefined;
+    return `${category} records need "label" (a non-empty reference statement) or "answer_md5" (the expected table hash); it has ${record.label.length === 0 ? "neither" : `label ${JSON.stringify(record.label)} and no answer_md5`}, so an empty answer would pass`;
+  }
+  if (record.label.some((cell) => !isBlank(cell))) return undefined;
+  const has = record.label.length === 0 ? "no label" : `label ${JSON.stringify(record.label)}`;
+  return `a query (type ${category}) needs "label" with at least one expected answer that is not empty text; it has ${has}, so an empty answer would pass`;
 }
 
 /**

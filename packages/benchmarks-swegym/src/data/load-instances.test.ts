@@ -32,6 +32,21 @@ describe("parseInstances", () => {
     expect(parsed.problems[1]?.location).toEqual({ file, line: 5, field: "base_commit" });
   });
 
+  it("accepts a UTF-8 byte order mark and refuses an instance with no FAIL_TO_PASS test", () => {
+    const [first, second] = readFileSync(file, "utf8").split("\n");
+    const row = JSON.parse(second ?? "{}") as Record<string, unknown>;
+    const empty = JSON.stringify({ ...row, instance_id: "acme__widgets-9", FAIL_TO_PASS: [] });
+    const emptyText = JSON.stringify({ ...row, instance_id: "acme__widgets-10", FAIL_TO_PASS: "[]" });
+    const loaded = parseInstances(`\uFEFF${first}\n${empty}\n${emptyText}\n`, "bom.jsonl", "bom");
+    expect(loaded.instances.map(({ instance }) => instance.instance_id)).toEqual([
+      parsed.instances[0]?.instance.instance_id,
+    ]);
+    expect(loaded.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/bom\.jsonl:2, field "FAIL_TO_PASS": expected at least one test .* any empty answer would pass/),
+      expect.stringMatching(/bom\.jsonl:3, field "FAIL_TO_PASS": expected at least one test/),
+    ]);
+  });
+
   it("gives the policy the problem statement and no patch or test list", () => {
     const task = parsed.instances[0]?.task;
     expect(task?.instruction).toBe("Widgets break on empty input.");

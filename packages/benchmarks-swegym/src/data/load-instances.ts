@@ -47,15 +47,29 @@ export function instanceToTask(instance: SweInstance, split: string): Task {
 }
 
 /**
- * Parses SWE-bench / SWE-Gym JSONL: one instance per non-empty line. A bad line becomes an
- * `InvalidInputError` with file, line and field; the other lines still load. A repeated instance id is
- * an error on the later line.
+ * Why an instance that parsed cannot be graded fairly, or undefined: with no FAIL_TO_PASS test
+ * SWE-bench's f2p share is 1, so the empty patch (any empty answer) resolves it.
+ */
+function ungradableProblem(instance: SweInstance): { field: string; message: string } | undefined {
+  if (instance.FAIL_TO_PASS.length > 0) return undefined;
+  return {
+    field: "FAIL_TO_PASS",
+    message:
+      "expected at least one test that fails before the fix; with none the empty patch resolves the instance (f2p counts as 1), so any empty answer would pass",
+  };
+}
+
+/**
+ * Parses SWE-bench / SWE-Gym JSONL: one instance per non-empty line (a UTF-8 byte order mark at the
+ * start is not part of the first line). A bad line becomes an `InvalidInputError` with file, line
+ * and field; the other lines still load. A repeated instance id is an error on the later line; an
+ * instance with an empty FAIL_TO_PASS is refused.
  */
 export function parseInstances(text: string, file: string, split: string): ParsedInstances {
   const instances: LoadedInstance[] = [];
   const problems: InvalidInputError[] = [];
   const seen = new Set<string>();
-  const lines = text.split("\n");
+  const lines = (text.startsWith("\uFEFF") ? text.slice(1) : text).split("\n");
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
     if (raw.trim() === "") continue;
@@ -70,6 +84,11 @@ export function parseInstances(text: string, file: string, split: string): Parse
     if (!parsed.success) {
       const { field, message } = firstIssue(parsed.error);
       problems.push(new InvalidInputError(`expected ${message}`, { file, line, field }));
+      continue;
+    }
+    const ungradable = ungradableProblem(parsed.data);
+    if (ungradable !== undefined) {
+      problems.push(new InvalidInputError(ungradable.message, { file, line, field: ungradable.field }));
       continue;
     }
     if (seen.has(parsed.data.instance_id)) {
