@@ -37,7 +37,7 @@ describe("test directives", () => {
         { repo: "python/mypy", base_commit: "abc1234", test_patch: mypy },
         { test_cmd: "pytest -n0 -rA -k" },
       ),
-    ).toBe('pytest -n0 -rA -k "testOne or testTwo-skip"');
+    ).toBe("pytest -n0 -rA -k 'testOne or testTwo-skip'");
   });
 });
 
