@@ -1,4 +1,15 @@
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { createWorkspaceCgroup, removeWorkspaceCgroup, type WorkspaceCgroup } from "@hs/harness/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
@@ -115,6 +126,36 @@ describe("local runtime", () => {
     expect(found.output.trim().split("\n")).toEqual([real, real, expected.output.trim(), "0"]);
     await workspace.close();
   });
+
+  it.skipIf(isolation === "none")(
+    "shows a --sandbox-bind path read-only, and refuses a --python the sandbox would not show",
+    async () => {
+      const shared = mkdtempSync(join(tmpdir(), "hs-swegym-bind-"));
+      writeFileSync(join(shared, "tool.txt"), "prebuilt\n");
+      const withBind = createLocalRuntime({ mirrorDirectory: fixture.mirror, sandboxBinds: [shared] });
+      const workspace = await withBind.createWorkspace({
+        instanceId: fixture.instance.instance_id,
+        repo: fixture.instance.repo,
+        baseCommit: fixture.instance.base_commit,
+      });
+      const result = await workspace.run(
+        `cat ${shared}/tool.txt; touch ${shared}/new 2>&1 | grep -c Read-only`,
+      );
+      await workspace.close();
+      expect(result.output).toBe("prebuilt\n1\n");
+      const python = join(shared, "bin", "python3");
+      mkdirSync(dirname(python));
+      symlinkSync("/usr/bin/python3", python);
+      expect(() => createLocalRuntime({ mirrorDirectory: fixture.mirror, python })).not.toThrow();
+      expect(() =>
+        createLocalRuntime({ mirrorDirectory: fixture.mirror, python: join(tmpdir(), "no-such", "python") }),
+      ).toThrow(/is not visible inside the sandbox[\s\S]*--sandbox-bind/);
+      expect(() =>
+        createLocalRuntime({ mirrorDirectory: fixture.mirror, sandboxBinds: ["relative/dir"] }),
+      ).toThrow(/--sandbox-bind expects an existing absolute path, got "relative\/dir"/);
+      rmSync(shared, { recursive: true, force: true });
+    },
+  );
 
   it("names the missing repository", async () => {
     await expect(
