@@ -209,7 +209,7 @@ function checkSandboxInputs(options: LocalRuntimeOptions, isolation: IsolationLe
       });
   }
   const python = options.python;
-  if (isolation !== "bubblewrap" || python === undefined) return;
+  if (isolation !== "bubblewrap" || python === undefined || !python.startsWith("/")) return;
   if (!visibleInSandbox(python, options.sandboxBinds ?? []))
     throw new InvalidInputError(
       `the Python ${python} is not visible inside the sandbox (only /usr, /bin, /lib* and a part of /etc are); bind its installation read-only with --sandbox-bind DIR`,
