@@ -44,7 +44,8 @@ cap=$(grep CapEff /proc/self/status | cut -f2)
 probe capabilities "$([ "$cap" = 0000000000000000 ] && echo no || echo ok)" "CapEff=$cap"
 out=$(mount -o remount,bind,rw / 2>&1); rc=$?
 echo pwned 2>/dev/null > '${targets.hostFile}'; wrote=$?
-probe remount-write "$([ $rc = 0 ] || [ $wrote = 0 ] && echo ok || echo no)" "mount rc=$rc write rc=$wrote $(echo $out | head -c 80)"
+echo pwned 2>/dev/null > /etc/hs-hostile; etc=$?
+probe remount-write "$([ $rc = 0 ] || [ $wrote = 0 ] || [ $etc = 0 ] && echo ok || echo no)" "mount rc=$rc write rc=$wrote /etc rc=$etc $(echo $out | head -c 80)"
 out=$(umount -l /tmp 2>&1); rc=$?
 secret=$(cat '${targets.hiddenFile}' 2>/dev/null)
 probe umount-tmp "$([ -n "$secret" ] && echo ok || echo no)" "umount rc=$rc read=\${#secret} bytes"

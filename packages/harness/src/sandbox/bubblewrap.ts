@@ -160,6 +160,9 @@ export function bubblewrapArguments(
     ...(sandbox.readOnly ?? []).flatMap((path) => ["--ro-bind", path, path]),
     ...hidden.flatMap((path) => ["--tmpfs", path]),
     ...sandbox.writable.flatMap((path) => ["--bind", path, path]),
+    // the root bwrap builds is a tmpfs holding the mount points: read-only, so nothing lands there
+    "--remount-ro",
+    "/",
     "--chdir",
     sandbox.workingDirectory,
   ];
