@@ -94,7 +94,7 @@ const cases: Array<{ name: string; mechanism: string; code: () => string }> = [
     name: "nsenter-host-net",
     mechanism: "own pid namespace and /proc (no host process), no capability for setns, --unshare-net",
     code: () =>
-      `run("umount -l /proc")\nfor ns in glob.glob("/proc/[0-9]*/ns/net"):\n    rc, out = run("nsenter --net=%s python3 -c 'import socket; socket.create_connection((\\"127.0.0.1\\", ${port()}), 2)'" % ns)\n    escaped = escaped or rc == 0\ndetail = "pids=%d" % len(glob.glob("/proc/[0-9]*"))\nsocket.create_connection(("127.0.0.1", ${port()}), 2)\nescaped = True`,
+      `run("umount -l /proc")\nfor ns in sorted(glob.glob("/proc/[0-9]*/ns/net"), key=lambda p: int(p.split("/")[2]))[:8]:\n    rc, out = run("nsenter --net=%s python3 -c 'import socket; socket.create_connection((\\"127.0.0.1\\", ${port()}), 2)'" % ns)\n    escaped = escaped or rc == 0\n    if escaped: break\ndetail = "pids=%d" % len(glob.glob("/proc/[0-9]*"))\nsocket.create_connection(("127.0.0.1", ${port()}), 2)\nescaped = True`,
   },
   {
     name: "scenario-solutions",
@@ -164,7 +164,7 @@ describe.skipIf(!bwrapAvailable())("hostile agent code (AppWorld, bubblewrap)", 
     await client.initialize("contactrelcount_1");
     const output = await client.execute(
       probe(
-        `import urllib.request, json\nrun("umount -l /proc")\nask = "import urllib.request, json; print(urllib.request.urlopen(urllib.request.Request('${server.url}/evaluate', data=json.dumps({'task_id': 'contactrelcount_1', 'report': True}).encode(), headers={'content-type': 'application/json'}), timeout=2).read().decode())"\nfor ns in glob.glob("/proc/[0-9]*/ns/net"):\n    rc, out = subprocess.run(["nsenter", "--net=" + ns, "python3", "-c", ask], capture_output=True, text=True).returncode, ""\n    escaped = escaped or rc == 0\nrequest = urllib.request.Request("${server.url}/evaluate", data=json.dumps({"task_id": "contactrelcount_1", "report": True}).encode(), headers={"content-type": "application/json"})\ndetail = urllib.request.urlopen(request, timeout=2).read().decode()[:80]\nescaped = True`,
+        `import urllib.request, json\nrun("umount -l /proc")\nask = "import urllib.request, json; print(urllib.request.urlopen(urllib.request.Request('${server.url}/evaluate', data=json.dumps({'task_id': 'contactrelcount_1', 'report': True}).encode(), headers={'content-type': 'application/json'}), timeout=2).read().decode())"\nfor ns in sorted(glob.glob("/proc/[0-9]*/ns/net"), key=lambda p: int(p.split("/")[2]))[:8]:\n    rc, out = subprocess.run(["nsenter", "--net=" + ns, "python3", "-c", ask], capture_output=True, text=True).returncode, ""\n    escaped = escaped or rc == 0\n    if escaped: break\nrequest = urllib.request.Request("${server.url}/evaluate", data=json.dumps({"task_id": "contactrelcount_1", "report": True}).encode(), headers={"content-type": "application/json"})\ndetail = urllib.request.urlopen(request, timeout=2).read().decode()[:80]\nescaped = True`,
       ),
     );
     expect(output).toMatch(/^blocked .*(unreachable|refused|Errno)/);
