@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bubblewrapArguments, detectBubblewrap, visibleInside } from "./bubblewrap.js";
+import { rlimitCommand } from "./rlimit-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { createWorkspaceCgroup, joinCgroupCommand, removeWorkspaceCgroup } from "./workspace-cgroup.js";
 
@@ -56,5 +57,14 @@ describe("sandbox", () => {
       expect(run.stdout).toContain(name);
     }
     expect(await removeWorkspaceCgroup(cgroup)).toBe(true);
+  });
+
+  it("caps each process's address space where no cgroup can be made (the rlimit fallback)", () => {
+    const allocate = ["-c", "b = b'x' * (512 * 1024 ** 2); print('allocated')"];
+    const limited = rlimitCommand({ memoryBytes: 128 * 1024 ** 2 }, "python3", allocate);
+    const run = spawnSync(limited.file, limited.args, { encoding: "utf8" });
+    expect(run.stdout).not.toContain("allocated");
+    expect(run.stderr).toContain("MemoryError");
+    expect(rlimitCommand({}, "python3", allocate)).toEqual({ file: "python3", args: allocate });
   });
 });
