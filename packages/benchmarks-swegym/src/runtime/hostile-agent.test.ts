@@ -12,6 +12,7 @@ import {
   probeOutcomes,
 } from "../__fixtures__/hostile-probes.js";
 import { createTinyMirror, tinySpec } from "../__fixtures__/tiny-repo.js";
+import { createSweGym } from "../create-swegym.js";
 import { runEvaluation } from "../evaluation/run-evaluation.js";
 import { parseLogPytest } from "../grading/log-parsers.js";
 import { createLocalRuntime } from "./local-runtime.js";
@@ -92,6 +93,16 @@ describe.skipIf(isolation === "none")("hostile agent commands (bubblewrap)", () 
     expect(outcomes.get("memory-3gb")?.detail).toMatch(/^rc=(137|1) /);
     expect(outcomes.get("processes-300")?.detail).toMatch(/^started=(\d+)$/);
     expect(Number(outcomes.get("processes-300")?.detail.slice(8))).toBeLessThan(256);
+  }, 60_000);
+
+  it("refuses them through the benchmark's bash tool, the path an `hs eval` episode takes", async () => {
+    const benchmark = await createSweGym({ cacheDirectory: scratch, scratchDirectory: scratch });
+    const { tasks } = await benchmark.loadTasks({ split: "train" });
+    const environment = await benchmark.createEnvironment(tasks[0]!, { seed: 1 });
+    await environment.reset();
+    const result = await environment.step({ id: "h", name: "bash", arguments: { command: script() } });
+    await environment.close();
+    expectAllBlocked(String(result.content));
   }, 60_000);
 
   it("refuses the same escapes from a conftest.py of the graded patch", async () => {
