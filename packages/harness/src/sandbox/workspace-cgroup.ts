@@ -60,7 +60,9 @@ function createV2(name: string, limits: WorkspaceLimitsV1, parentPath: string): 
   const parent = join(cgroupRoot, parentPath);
   const controllers = readFileSync(join(parent, "cgroup.controllers"), "utf8").split(/\s+/);
   if (!controllers.includes("pids") && !controllers.includes("memory")) return undefined;
-  tryWrite(join(parent, "cgroup.subtree_control"), "+pids +memory");
+  // one at a time: a controller the parent cannot delegate must not stop the other
+  for (const controller of ["pids", "memory"])
+    if (controllers.includes(controller)) tryWrite(join(parent, "cgroup.subtree_control"), `+${controller}`);
   const directory = join(parent, name);
   if (!makeDirectory(directory)) return undefined;
   const enforced = new Set<"processes" | "memory">();
