@@ -50,8 +50,9 @@ export interface LocalRuntimeOptions {
   /** Where episode directories are made (default the OS temp directory). */
   scratchDirectory?: string;
   /**
-   * Paths hidden from commands under bubblewrap (an empty tmpfs over each), e.g. the benchmark's data with
-   * the gold patches. The mirror directory is always hidden.
+   * Paths hidden from commands under bubblewrap, e.g. the benchmark's data with the gold patches: they are
+   * not mounted at all unless they lie inside a bound directory (a package installed under /usr, a
+   * `sandboxBinds` entry), and then an empty tmpfs covers each. The mirror directory is always hidden.
    */
   hiddenPaths?: readonly string[];
   /**
