@@ -132,17 +132,23 @@ describe("local runtime", () => {
     async () => {
       const shared = mkdtempSync(join(tmpdir(), "hs-swegym-bind-"));
       writeFileSync(join(shared, "tool.txt"), "prebuilt\n");
-      const withBind = createLocalRuntime({ mirrorDirectory: fixture.mirror, sandboxBinds: [shared] });
+      mkdirSync(join(shared, "data"));
+      writeFileSync(join(shared, "data", "gold.txt"), "gold\n");
+      const withBind = createLocalRuntime({
+        mirrorDirectory: fixture.mirror,
+        sandboxBinds: [shared],
+        hiddenPaths: [join(shared, "data")],
+      });
       const workspace = await withBind.createWorkspace({
         instanceId: fixture.instance.instance_id,
         repo: fixture.instance.repo,
         baseCommit: fixture.instance.base_commit,
       });
       const result = await workspace.run(
-        `cat ${shared}/tool.txt; touch ${shared}/new 2>&1 | grep -c Read-only`,
+        `cat ${shared}/tool.txt; touch ${shared}/new 2>&1 | grep -c Read-only; ls ${shared}/data | wc -l`,
       );
       await workspace.close();
-      expect(result.output).toBe("prebuilt\n1\n");
+      expect(result.output).toBe("prebuilt\n1\n0\n");
       const python = join(shared, "bin", "python3");
       mkdirSync(dirname(python));
       symlinkSync("/usr/bin/python3", python);
