@@ -146,8 +146,13 @@ def execute(command, namespace):
 
 
 def main():
-    memory = int(os.environ.get("APPWORLD_SHELL_MEMORY_BYTES", str(1 << 30)))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    # rlimits only where the parent could not make a cgroup for the shell (it then passes these)
+    memory = os.environ.pop("APPWORLD_SHELL_MEMORY_BYTES", None)
+    if memory is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
+    processes = os.environ.pop("APPWORLD_SHELL_MAX_PROCESSES", None)
+    if processes is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
     signal.signal(signal.SIGALRM, on_timer)
     namespace = {"__name__": "__main__", "apis": Apis()}
     send({"type": "ready"})
@@ -158,7 +163,7 @@ def main():
                 output = execute(command, namespace)
             except ExecutionTimeout:
                 output = "Execution failed. Traceback:\nTimeoutError: the code ran too long and was stopped."
-            send({"type": "result", "output": output})
+            send({"type": "result", "nonce": command.get("nonce"), "output": output})
 
 
 if __name__ == "__main__":

@@ -69,6 +69,10 @@ export interface SweGymOptions {
    * repositories' own, Debian's `/usr/bin/python3`, when `repos` is not given; else what PATH finds).
    */
   python?: string;
+  /** Host paths bound read-only into the local sandbox (a Python outside /usr, prebuilt extensions). */
+  sandboxBinds?: readonly string[];
+  /** Bytes of memory of one local workspace's processes together (default 2 GiB). */
+  workspaceMemoryBytes?: number;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
   /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
@@ -164,6 +168,8 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
     hiddenPaths: [dataDirectory],
     ...pythonOption(options),
     ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
+    ...(options.sandboxBinds === undefined ? {} : { sandboxBinds: options.sandboxBinds }),
+    ...(options.workspaceMemoryBytes === undefined ? {} : { memoryBytes: options.workspaceMemoryBytes }),
   });
 }
 

@@ -45,6 +45,15 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       description:
         "Python the agent's python, python3 and pytest run, local runtime (default: /usr/bin/python3 for the bundled repositories)",
     },
+    "sandbox-bind": {
+      type: "string",
+      description:
+        "host paths (colon-separated) bound read-only into the local sandbox, e.g. a Python outside /usr (default: none; only /usr, /bin, /lib* and a part of /etc are there)",
+    },
+    "workspace-memory": {
+      type: "string",
+      description: "MiB of memory of one workspace's processes together, local runtime (default 2048)",
+    },
     "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
@@ -70,6 +79,16 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     const repos = stringOption(values, "repos");
     const specs = stringOption(values, "specs");
     const python = stringOption(values, "python");
+    const binds = stringOption(values, "sandbox-bind");
+    const memory = stringOption(values, "workspace-memory");
+    const memoryMiB = memory === undefined ? undefined : Number(memory);
+    if (memoryMiB !== undefined && !(Number.isInteger(memoryMiB) && memoryMiB > 0))
+      throw new InvalidInputError(
+        `--workspace-memory expects a positive whole number of MiB, got "${memory}"`,
+        {
+          field: "workspace-memory",
+        },
+      );
     const commandTimeLimitMs = numberOption(values, "command-timeout");
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
     return createSweGym({
@@ -78,6 +97,8 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       ...(repos === undefined ? {} : { repos }),
       ...(specs === undefined ? {} : { specs }),
       ...(python === undefined ? {} : { python }),
+      ...(binds === undefined ? {} : { sandboxBinds: binds.split(":").filter((path) => path !== "") }),
+      ...(memoryMiB === undefined ? {} : { workspaceMemoryBytes: memoryMiB * 1024 * 1024 }),
       ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),
       ...(gradeTimeLimitMs === undefined ? {} : { gradeTimeLimitMs }),
     });

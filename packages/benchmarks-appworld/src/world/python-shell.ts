@@ -1,11 +1,23 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError, InvalidInputError } from "@hs/harness";
+import {
+  bubblewrapArguments,
+  createWorkspaceCgroup,
+  detectBubblewrap,
+  joinCgroupCommand,
+  killWorkspaceCgroup,
+  removeWorkspaceCgroup,
+  sandboxEnvironment,
+  visibleInside,
+  type WorkspaceCgroup,
+} from "@hs/harness/sandbox";
 import type { ApiOutcome } from "./call-api.js";
 
 /** How agent code is isolated. */
@@ -15,7 +27,10 @@ export type SandboxMode = "bwrap" | "none";
 export interface PythonShellOptions {
   /** Answers one API call of the agent's `apis` object. */
   callApi: (app: string, api: string, args: Record<string, unknown>) => ApiOutcome;
-  /** `bwrap` (default when /usr/bin/bwrap exists): read-only root, private workspace, no network. */
+  /**
+   * `bwrap` (default when /usr/bin/bwrap exists): no capabilities (uid 65534 in a user namespace), only
+   * system directories read-only, a private workspace, own /proc, no network.
+   */
   sandbox?: SandboxMode;
   /** Python interpreter (default Debian's /usr/bin/python3 when present, else `python3`). */
   python?: string;
@@ -23,8 +38,15 @@ export interface PythonShellOptions {
   timeoutSeconds?: number;
   /** Characters of output kept per execute (default 50,000). */
   maxOutputChars?: number;
-  /** Address-space limit of the shell in bytes (default 1 GiB). */
+  /**
+   * Bytes of memory of the shell and every process it starts, together (default 1 GiB): a memory
+   * cgroup, else RLIMIT_AS of each process.
+   */
   memoryBytes?: number;
+  /** Processes the shell may hold at once, its own included (default 64): a pids cgroup, else RLIMIT_NPROC. */
+  maxProcesses?: number;
+  /** Host paths bound read-only into the sandbox (a Python outside /usr). */
+  sandboxBinds?: readonly string[];
 }
 
 /** Grace after the in-shell timer before the shell process is killed and restarted. */
@@ -40,42 +62,28 @@ function defaultPython(): string {
   return existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 }
 
+/** The sandbox's read-only binds: the shell script's own directory (nothing else of the package) and the user's. */
+function readOnlyBinds(options: { sandboxBinds?: readonly string[] }): string[] {
+  return [dirname(shellScript), ...(options.sandboxBinds ?? [])];
+}
+
 function commandLine(
-  sandbox: SandboxMode,
-  python: string,
+  options: { sandbox: SandboxMode; python: string; sandboxBinds?: readonly string[] },
   workspace: string,
 ): { file: string; args: string[] } {
   const pythonArgs = ["-I", "-u", shellScript];
-  if (sandbox === "none") return { file: python, args: pythonArgs };
+  if (options.sandbox === "none") return { file: options.python, args: pythonArgs };
+  const sandbox = { writable: [workspace], readOnly: readOnlyBinds(options), workingDirectory: workspace };
+  const privileges = detectBubblewrap("/usr/bin/bwrap") ?? "capabilities-dropped";
   return {
     file: "/usr/bin/bwrap",
-    args: [
-      "--ro-bind",
-      "/",
-      "/",
-      "--tmpfs",
-      "/tmp",
-      // The shell script again, read-only, in case the package is installed under /tmp (an npm project
-      // there): the tmpfs above would hide it.
-      "--ro-bind",
-      dirname(shellScript),
-      dirname(shellScript),
-      "--bind",
-      workspace,
-      workspace,
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--unshare-net",
-      "--unshare-pid",
-      "--die-with-parent",
-      "--chdir",
-      workspace,
-      python,
-      ...pythonArgs,
-    ],
+    args: [...bubblewrapArguments(sandbox, privileges), options.python, ...pythonArgs],
   };
+}
+
+/** A random token framing one execute's result, so a line agent code writes on the channel is not taken for it. */
+function newNonce(): string {
+  return randomBytes(16).toString("hex");
 }
 
 /**
@@ -86,8 +94,12 @@ function commandLine(
  * its grace is killed; the shell restarts empty and the output says so.
  */
 export class PythonShell {
-  private readonly options: Required<Omit<PythonShellOptions, "python">> & { python: string };
+  private readonly options: Required<Omit<PythonShellOptions, "python" | "sandboxBinds">> & {
+    python: string;
+    sandboxBinds: readonly string[];
+  };
   private process: ChildProcess | undefined;
+  private cgroup: WorkspaceCgroup | undefined;
   private channel: Duplex | undefined;
   private buffer = "";
   private waiting: ((message: Record<string, unknown> | null) => void) | undefined;
@@ -102,7 +114,19 @@ export class PythonShell {
       timeoutSeconds: options.timeoutSeconds ?? 10,
       maxOutputChars: options.maxOutputChars ?? 50_000,
       memoryBytes: options.memoryBytes ?? 1 << 30,
+      maxProcesses: options.maxProcesses ?? 64,
+      sandboxBinds: options.sandboxBinds ?? [],
     };
+    const python = this.options.python;
+    if (
+      this.options.sandbox === "bwrap" &&
+      python.startsWith("/") &&
+      !visibleInside(python, { writable: [], readOnly: readOnlyBinds(this.options) })
+    )
+      throw new InvalidInputError(
+        `the Python ${python} is not visible inside the sandbox (only /usr, /bin, /lib* and a part of /etc are); add its installation to sandboxBinds`,
+        { field: "python" },
+      );
   }
 
   /** Changes the per-call time limit (applies from the next execute). */
@@ -124,14 +148,20 @@ export class PythonShell {
   async start(): Promise<void> {
     if (this.closed) throw new EnvironmentError("the Python shell is closed");
     this.workspace ??= await mkdtemp(join(tmpdir(), "hs-appworld-"));
-    const { file, args } = commandLine(this.options.sandbox, this.options.python, this.workspace);
+    this.cgroup ??= createWorkspaceCgroup(`hs-appworld-${newNonce()}`, {
+      maxProcesses: this.options.maxProcesses,
+      memoryBytes: this.options.memoryBytes,
+    });
+    const inner = commandLine(this.options, this.workspace);
+    const { file, args } =
+      this.cgroup === undefined ? inner : joinCgroupCommand(this.cgroup, inner.file, inner.args);
     const child = spawn(file, args, {
       stdio: ["ignore", "ignore", "pipe", "pipe"],
-      env: {
+      env: sandboxEnvironment({
         PATH: process.env.PATH ?? "/usr/bin:/bin",
-        APPWORLD_SHELL_MEMORY_BYTES: String(this.options.memoryBytes),
         HOME: this.workspace,
-      },
+        ...this.rlimitFallback(),
+      }),
       cwd: this.workspace,
     });
     let stderr = "";
@@ -167,11 +197,30 @@ export class PythonShell {
     }
   }
 
-  /** Runs code and returns its output text (AppWorld's "Execution failed. Traceback: ..." on error). */
+  /** Limits the shell sets on itself (rlimits) where the cgroup does not hold them. */
+  private rlimitFallback(): Record<string, string> {
+    const enforced = this.cgroup?.enforced;
+    return {
+      ...(enforced?.has("memory") === true
+        ? {}
+        : { APPWORLD_SHELL_MEMORY_BYTES: String(this.options.memoryBytes) }),
+      ...(enforced?.has("processes") === true
+        ? {}
+        : { APPWORLD_SHELL_MAX_PROCESSES: String(this.options.maxProcesses) }),
+    };
+  }
+
+  /**
+   * Runs code and returns its output text (AppWorld's "Execution failed. Traceback: ..." on error).
+   * Only a result carrying this call's fresh nonce ends the call: a result line agent code writes on
+   * fd 3 without it is dropped, and a late result of an earlier call is never taken for this one.
+   */
   async execute(code: string): Promise<string> {
     if (this.process === undefined) await this.start();
+    const nonce = newNonce();
     this.send({
       type: "execute",
+      nonce,
       code,
       timeout_seconds: this.options.timeoutSeconds,
       max_output_chars: this.options.maxOutputChars,
@@ -180,7 +229,7 @@ export class PythonShell {
     for (;;) {
       const message = await this.nextMessage(Math.max(1, deadline - Date.now()));
       if (message === null) return await this.restartAfter("stopped responding or exited");
-      if (message.type === "result") return String(message.output);
+      if (message.type === "result" && message.nonce === nonce) return String(message.output);
       if (message.type === "api") this.answerApi(message);
     }
   }
@@ -189,6 +238,9 @@ export class PythonShell {
   async close(): Promise<void> {
     this.closed = true;
     this.kill();
+    const cgroup = this.cgroup;
+    this.cgroup = undefined;
+    if (cgroup !== undefined) await removeWorkspaceCgroup(cgroup);
     if (this.workspace !== undefined) await rm(this.workspace, { recursive: true, force: true });
     this.workspace = undefined;
   }
@@ -258,5 +310,6 @@ export class PythonShell {
     this.channel?.destroy();
     this.channel = undefined;
     if (child !== undefined && child.exitCode === null) child.kill("SIGKILL");
+    if (this.cgroup !== undefined) killWorkspaceCgroup(this.cgroup);
   }
 }

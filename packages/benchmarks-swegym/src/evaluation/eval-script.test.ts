@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evalScript, testCommand } from "./eval-script.js";
+import { evalScript, heredocDelimiter, shellWord, testCommand } from "./eval-script.js";
 import { modifiedFiles, mypyCaseExpression, testDirectives } from "./test-directives.js";
 
 const testPatch = `diff --git a/tests/test_a.py b/tests/test_a.py
@@ -37,7 +37,7 @@ describe("test directives", () => {
         { repo: "python/mypy", base_commit: "abc1234", test_patch: mypy },
         { test_cmd: "pytest -n0 -rA -k" },
       ),
-    ).toBe('pytest -n0 -rA -k "testOne or testTwo-skip"');
+    ).toBe("pytest -n0 -rA -k 'testOne or testTwo-skip'");
   });
 });
 
@@ -87,5 +87,24 @@ describe("eval script", () => {
       { repoDirectory: "/tmp/ws", condaEnvironment: null },
     );
     expect(script).not.toContain("conda");
+  });
+});
+
+describe("quoting (test names come from the test patch)", () => {
+  it("leaves plain names as upstream writes them and single-quotes any other", () => {
+    expect(shellWord("tests/test_a.py::case[1-2]")).toBe("'tests/test_a.py::case[1-2]'");
+    expect(shellWord("tests/test_a.py")).toBe("tests/test_a.py");
+    expect(shellWord("tests/test_$(touch x)'.py")).toBe("'tests/test_$(touch x)'\\''.py'");
+  });
+
+  it("refuses a test patch holding the heredoc delimiter line", () => {
+    const instance = {
+      repo: "acme/widgets",
+      base_commit: "abc1234",
+      test_patch: `+x\n${heredocDelimiter}\nrm -rf /\n`,
+    };
+    expect(() =>
+      evalScript(instance, { test_cmd: "pytest" }, { repoDirectory: "/r", condaEnvironment: null }),
+    ).toThrow(/the test patch contains the heredoc delimiter line/);
   });
 });

@@ -1,3 +1,4 @@
+import { InvalidInputError } from "@hs/harness";
 import { logMarkers } from "../grading/markers.js";
 import type { RepoSpec } from "../specs/spec-map.js";
 import { modifiedFiles, mypyCaseExpression, testDirectives } from "./test-directives.js";
@@ -37,12 +38,29 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
+/**
+ * A word of a command line: as it is when it holds only characters the shell takes literally, else
+ * single-quoted. Test file names and case names come from the test patch; upstream pastes them in
+ * bare (SWE-bench@v4.1.0 test_spec/python.py), so `$(...)` in a name would run.
+ */
+export function shellWord(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : shellQuote(text);
+}
+
+/** Refuses a test patch whose lines would end the eval script's heredoc early (the rest would run). */
+function checkHeredoc(testPatch: string): void {
+  if (testPatch.split("\n").some((line) => line === heredocDelimiter))
+    throw new InvalidInputError(`the test patch contains the heredoc delimiter line ${heredocDelimiter}`, {
+      field: "test_patch",
+    });
+}
+
 /** The test command: the spec's, plus the test files the patch touches (mypy: its `-k` case names). */
 export function testCommand(instance: EvalInstance, spec: RepoSpec): string {
   if (instance.repo.toLowerCase() === "python/mypy") {
-    return `${spec.test_cmd} "${mypyCaseExpression(instance.test_patch)}"`;
+    return `${spec.test_cmd} ${shellQuote(mypyCaseExpression(instance.test_patch))}`;
   }
-  return [spec.test_cmd, ...testDirectives(instance.test_patch)].join(" ");
+  return [spec.test_cmd, ...testDirectives(instance.test_patch).map(shellWord)].join(" ");
 }
 
 function activate(context: EvalScriptContext): string[] {
@@ -60,7 +78,8 @@ function activate(context: EvalScriptContext): string[] {
 export function evalScript(instance: EvalInstance, spec: RepoSpec, context: EvalScriptContext): string {
   const directory = context.repoDirectory;
   const files = modifiedFiles(instance.test_patch);
-  const reset = `git checkout ${instance.base_commit} ${files.join(" ")}`;
+  checkHeredoc(instance.test_patch);
+  const reset = `git checkout ${shellWord(instance.base_commit)} ${files.map(shellWord).join(" ")}`;
   const applyTestPatch = `git apply -v - <<'${heredocDelimiter}'\n${instance.test_patch}\n${heredocDelimiter}`;
   const lines = [
     ...activate(context),

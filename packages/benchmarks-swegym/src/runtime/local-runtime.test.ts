@@ -1,17 +1,32 @@
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createWorkspaceCgroup, removeWorkspaceCgroup, type WorkspaceCgroup } from "@hs/harness/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
 import { createLocalRuntime } from "./local-runtime.js";
-import { createPidsCgroup, detectIsolation, removePidsCgroup } from "./sandbox.js";
+import { detectIsolation } from "./sandbox.js";
 
 const fixture = createTinyMirror();
 afterAll(() => fixture.remove());
 const isolation = detectIsolation();
 if (isolation === "none")
   console.warn("local runtime: bubblewrap does not work here; sandbox tests skipped (isolation none)");
-const probe = createPidsCgroup(`hs-swegym-probe-${process.pid}`, 8);
-if (probe !== undefined) removePidsCgroup(probe);
-if (probe === undefined)
+const probe = createWorkspaceCgroup(`hs-swegym-probe-${process.pid}`, {
+  maxProcesses: 8,
+  memoryBytes: 1 << 26,
+});
+if (probe !== undefined) await removeWorkspaceCgroup(probe);
+if (probe?.enforced.has("processes") !== true)
   console.warn("local runtime: no writable pids cgroup here; the fork-bomb test is skipped");
 
 const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 64 });
@@ -28,11 +43,11 @@ describe("local runtime", () => {
     const log = await workspace.run("git log --all --oneline | wc -l && git rev-parse HEAD");
     expect(log.output.trim().split("\n")).toEqual(["1", fixture.instance.base_commit]);
     expect(existsSync(workspace.directory)).toBe(true);
-    const cgroup = (workspace as unknown as { cgroupDirectory?: string }).cgroupDirectory;
+    const cgroup = (workspace as unknown as { cgroup?: WorkspaceCgroup }).cgroup;
     await workspace.close();
     await workspace.close();
     expect(existsSync(workspace.directory)).toBe(false);
-    if (cgroup !== undefined) expect(existsSync(cgroup)).toBe(false);
+    for (const directory of cgroup?.directories ?? []) expect(existsSync(directory)).toBe(false);
   });
 
   it.skipIf(isolation === "none")(
@@ -40,12 +55,12 @@ describe("local runtime", () => {
     async () => {
       const workspace = await checkout();
       const outside = await workspace.run("touch /root/hs-swegym-escape 2>&1; echo rc=$?");
-      expect(outside.output).toMatch(/Read-only file system[\s\S]*rc=1/);
+      expect(outside.output).toMatch(/(Read-only file system|No such file or directory)[\s\S]*rc=1/);
       const network = await workspace.run(
         "python3 -c \"import socket; socket.create_connection(('1.1.1.1', 80), 2)\" 2>&1 | tail -1",
       );
       expect(network.output).toMatch(/Network is unreachable|OSError/);
-      const mirror = await workspace.run(`ls ${fixture.mirror} | wc -l`);
+      const mirror = await workspace.run(`ls ${fixture.mirror} 2>/dev/null | wc -l`);
       expect(mirror.output.trim()).toBe("0");
       await workspace.close();
     },
@@ -81,7 +96,7 @@ describe("local runtime", () => {
     await workspace.close();
   });
 
-  it.skipIf(probe === undefined)(
+  it.skipIf(probe?.enforced.has("processes") !== true)(
     "caps a fork bomb at the workspace's process limit and recovers",
     async () => {
       const workspace = await checkout();
@@ -111,6 +126,42 @@ describe("local runtime", () => {
     expect(found.output.trim().split("\n")).toEqual([real, real, expected.output.trim(), "0"]);
     await workspace.close();
   });
+
+  it.skipIf(isolation === "none")(
+    "shows a --sandbox-bind path read-only, and refuses a --python the sandbox would not show",
+    async () => {
+      const shared = mkdtempSync(join(tmpdir(), "hs-swegym-bind-"));
+      writeFileSync(join(shared, "tool.txt"), "prebuilt\n");
+      mkdirSync(join(shared, "data"));
+      writeFileSync(join(shared, "data", "gold.txt"), "gold\n");
+      const withBind = createLocalRuntime({
+        mirrorDirectory: fixture.mirror,
+        sandboxBinds: [shared],
+        hiddenPaths: [join(shared, "data")],
+      });
+      const workspace = await withBind.createWorkspace({
+        instanceId: fixture.instance.instance_id,
+        repo: fixture.instance.repo,
+        baseCommit: fixture.instance.base_commit,
+      });
+      const result = await workspace.run(
+        `cat ${shared}/tool.txt; touch ${shared}/new 2>&1 | grep -c Read-only; ls ${shared}/data | wc -l`,
+      );
+      await workspace.close();
+      expect(result.output).toBe("prebuilt\n1\n0\n");
+      const python = join(shared, "bin", "python3");
+      mkdirSync(dirname(python));
+      symlinkSync("/usr/bin/python3", python);
+      expect(() => createLocalRuntime({ mirrorDirectory: fixture.mirror, python })).not.toThrow();
+      expect(() =>
+        createLocalRuntime({ mirrorDirectory: fixture.mirror, python: join(tmpdir(), "no-such", "python") }),
+      ).toThrow(/is not visible inside the sandbox[\s\S]*--sandbox-bind/);
+      expect(() =>
+        createLocalRuntime({ mirrorDirectory: fixture.mirror, sandboxBinds: ["relative/dir"] }),
+      ).toThrow(/--sandbox-bind expects an existing absolute path, got "relative\/dir"/);
+      rmSync(shared, { recursive: true, force: true });
+    },
+  );
 
   it("names the missing repository", async () => {
     await expect(

@@ -2,15 +2,24 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError, InvalidInputError } from "@hs/harness";
+import {
+  createWorkspaceCgroup,
+  removeWorkspaceCgroup,
+  rlimitCommand,
+  sandboxEnvironment,
+  type WorkspaceCgroup,
+  type WorkspaceLimitsV1,
+} from "@hs/harness/sandbox";
 import { mirrorName } from "../data/swe-instance.js";
-import { killCgroup, runProcess } from "./run-process.js";
+import { runProcess } from "./run-process.js";
 import {
   bubblewrapArguments,
-  createPidsCgroup,
+  defaultWorkspaceLimits,
   detectIsolation,
-  drainPidsCgroup,
   type IsolationLevel,
+  visibleInSandbox,
+  type WorkspaceSandbox,
 } from "./sandbox.js";
 import {
   type CheckoutRequest,
@@ -26,13 +35,24 @@ export interface LocalRuntimeOptions {
   mirrorDirectory: string;
   /** `auto` (default): bubblewrap when it works here, else none. */
   isolation?: "auto" | IsolationLevel;
-  /** Processes one workspace may hold at once, where a pids cgroup can be made (default 256). */
+  /** Processes one workspace may hold at once (default 256): a pids cgroup, else RLIMIT_NPROC. */
   maxProcesses?: number;
+  /**
+   * Bytes of memory of one workspace's processes together (default 2 GiB): a memory cgroup, else
+   * RLIMIT_AS of each process.
+   */
+  memoryBytes?: number;
+  /**
+   * Host files or directories bound read-only at the same path inside the sandbox (a Python outside
+   * /usr, prebuilt extensions). Only system directories and a part of /etc are there otherwise.
+   */
+  sandboxBinds?: readonly string[];
   /** Where episode directories are made (default the OS temp directory). */
   scratchDirectory?: string;
   /**
-   * Paths hidden from commands under bubblewrap (an empty tmpfs over each), e.g. the benchmark's data with
-   * the gold patches. The mirror directory is always hidden.
+   * Paths hidden from commands under bubblewrap, e.g. the benchmark's data with the gold patches: they are
+   * not mounted at all unless they lie inside a bound directory (a package installed under /usr, a
+   * `sandboxBinds` entry), and then an empty tmpfs covers each. The mirror directory is always hidden.
    */
   hiddenPaths?: readonly string[];
   /**
@@ -82,57 +102,87 @@ async function linkPython(directory: string, python: string): Promise<void> {
   await chmod(pytest, 0o755);
 }
 
-/** The environment of a workspace's commands, with `binDirectory` first on PATH when given. */
-function workspaceEnvironment(binDirectory: string | undefined): NodeJS.ProcessEnv {
+/**
+ * The environment of a workspace's commands: an allow-list of the caller's (no keys or tokens), a HOME
+ * in the episode directory (so `git config --global` writes there, with any isolation), and
+ * `binDirectory` first on PATH when given.
+ */
+function workspaceEnvironment(binDirectory: string | undefined, home: string): NodeJS.ProcessEnv {
   const inherited = process.env.PATH;
   const path =
     binDirectory === undefined || inherited === undefined
       ? (binDirectory ?? inherited)
       : `${binDirectory}:${inherited}`;
-  return { ...process.env, ...commandEnvironment, ...(path === undefined ? {} : { PATH: path }) };
+  return sandboxEnvironment({
+    ...commandEnvironment,
+    HOME: home,
+    ...(path === undefined ? {} : { PATH: path }),
+  });
+}
+
+/** The limits the cgroup does not hold, for the rlimit fallback. */
+function missingLimits(
+  cgroup: WorkspaceCgroup | undefined,
+  limits: WorkspaceLimitsV1,
+): Partial<WorkspaceLimitsV1> {
+  return {
+    ...(cgroup?.enforced.has("processes") === true ? {} : { maxProcesses: limits.maxProcesses }),
+    ...(cgroup?.enforced.has("memory") === true ? {} : { memoryBytes: limits.memoryBytes }),
+  };
 }
 
 class LocalWorkspace implements Workspace {
   readonly directory: string;
   /** Where the interpreter's links go when the runtime was given a Python (first on PATH then). */
   readonly binDirectory: string;
+  /** HOME of the workspace's commands. */
+  readonly homeDirectory: string;
   private readonly environment: NodeJS.ProcessEnv;
+  private readonly sandbox: WorkspaceSandbox;
   private closed = false;
+  private homeMade = false;
 
   constructor(
     readonly episodeDirectory: string,
     readonly isolation: IsolationLevel,
-    /** The workspace's pids cgroup, when one could be made. */
-    readonly cgroupDirectory: string | undefined,
-    private readonly hiddenPaths: readonly string[],
+    /** The workspace's cgroup, when one could be made. */
+    readonly cgroup: WorkspaceCgroup | undefined,
+    private readonly limits: WorkspaceLimitsV1,
+    sandbox: Pick<WorkspaceSandbox, "hiddenPaths" | "readOnlyBinds">,
     private readonly loginShell: boolean,
     withPython: boolean,
   ) {
     this.directory = join(episodeDirectory, "testbed");
     this.binDirectory = join(episodeDirectory, "bin");
-    this.environment = workspaceEnvironment(withPython ? this.binDirectory : undefined);
+    this.homeDirectory = join(episodeDirectory, "home");
+    this.environment = workspaceEnvironment(withPython ? this.binDirectory : undefined, this.homeDirectory);
+    this.sandbox = { ...sandbox, episodeDirectory, workingDirectory: this.directory };
+  }
+
+  /** The program and arguments of one command: bash, behind rlimits and bwrap as in force here. */
+  private commandLine(command: string, login: boolean): { file: string; args: string[] } {
+    // --norc: bash reads ~/.bashrc even without -i when its stdin is a socket (node's pipes are) and
+    // SHLVL is below 2 (as under turbo's filtered environment), and a .bashrc prints into the output
+    const shell = login && this.loginShell ? ["-lc"] : ["--norc", "-c"];
+    const limited = rlimitCommand(missingLimits(this.cgroup, this.limits), "bash", [...shell, command]);
+    if (this.isolation === "none") return limited;
+    return { file: "bwrap", args: [...bubblewrapArguments(this.sandbox), limited.file, ...limited.args] };
   }
 
   async run(command: string, options: RunOptions = {}) {
     if (this.closed) throw new EnvironmentError("the workspace is closed");
-    // --norc: bash reads ~/.bashrc even without -i when its stdin is a socket (node's pipes are) and
-    // SHLVL is below 2 (as under turbo's filtered environment), and a .bashrc prints into the output
-    const shell = options.login === true && this.loginShell ? ["-lc"] : ["--norc", "-c"];
-    const bash = ["bash", ...shell, command];
-    const [program, args] =
-      this.isolation === "bubblewrap"
-        ? [
-            "bwrap",
-            [...bubblewrapArguments(this.episodeDirectory, this.directory, this.hiddenPaths), ...bash],
-          ]
-        : [bash[0] as string, bash.slice(1)];
-    return runProcess(program, args, {
+    if (!this.homeMade) {
+      await mkdir(this.homeDirectory, { recursive: true });
+      this.homeMade = true;
+    }
+    const { file, args } = this.commandLine(command, options.login === true);
+    return runProcess(file, args, {
       cwd: this.directory,
       env: this.environment,
       timeLimitMs: options.timeLimitMs ?? defaultCommandLimits.timeLimitMs,
       maxOutputBytes: options.maxOutputBytes ?? defaultCommandLimits.maxOutputBytes,
       ...(options.input === undefined ? {} : { input: options.input }),
-      ...(this.cgroupDirectory === undefined ? {} : { cgroupDirectory: this.cgroupDirectory }),
+      ...(this.cgroup === undefined ? {} : { cgroup: this.cgroup }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   }
@@ -146,9 +196,26 @@ class LocalWorkspace implements Workspace {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.cgroupDirectory !== undefined) await drainPidsCgroup(this.cgroupDirectory, killCgroup);
+    if (this.cgroup !== undefined) await removeWorkspaceCgroup(this.cgroup);
     await rm(this.episodeDirectory, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/** Refuses extra binds that do not exist and a `--python` the sandbox would not show. */
+function checkSandboxInputs(options: LocalRuntimeOptions, isolation: IsolationLevel): void {
+  for (const bind of options.sandboxBinds ?? []) {
+    if (!bind.startsWith("/") || !existsSync(bind))
+      throw new InvalidInputError(`--sandbox-bind expects an existing absolute path, got "${bind}"`, {
+        field: "sandbox-bind",
+      });
+  }
+  const python = options.python;
+  if (isolation !== "bubblewrap" || python === undefined || !python.startsWith("/")) return;
+  if (!visibleInSandbox(python, options.sandboxBinds ?? []))
+    throw new InvalidInputError(
+      `the Python ${python} is not visible inside the sandbox (only /usr, /bin, /lib* and a part of /etc are); bind its installation read-only with --sandbox-bind DIR`,
+      { field: "python" },
+    );
 }
 
 /**
@@ -162,6 +229,12 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
   const isolation: IsolationLevel = requested === "auto" ? detectIsolation() : requested;
   let counter = 0;
   const hidden = [options.mirrorDirectory, ...(options.hiddenPaths ?? [])].filter((path) => existsSync(path));
+  const binds = options.sandboxBinds ?? [];
+  checkSandboxInputs(options, isolation);
+  const limits: WorkspaceLimitsV1 = {
+    maxProcesses: options.maxProcesses ?? defaultWorkspaceLimits.maxProcesses,
+    memoryBytes: options.memoryBytes ?? defaultWorkspaceLimits.memoryBytes,
+  };
   return {
     id: "local",
     async createWorkspace(request: CheckoutRequest): Promise<Workspace> {
@@ -173,15 +246,13 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
       }
       const episodeDirectory = await mkdtemp(join(options.scratchDirectory ?? tmpdir(), "hs-swegym-"));
       counter += 1;
-      const cgroup = createPidsCgroup(
-        `${basename(episodeDirectory)}-${counter}`,
-        options.maxProcesses ?? 256,
-      );
+      const cgroup = createWorkspaceCgroup(`${basename(episodeDirectory)}-${counter}`, limits);
       const workspace = new LocalWorkspace(
         episodeDirectory,
         isolation,
         cgroup,
-        hidden,
+        limits,
+        { hiddenPaths: hidden, readOnlyBinds: binds },
         options.loginShell ?? false,
         options.python !== undefined,
       );

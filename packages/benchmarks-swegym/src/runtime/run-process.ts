@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { joinCgroupCommand, killWorkspaceCgroup, type WorkspaceCgroup } from "@hs/harness/sandbox";
 
 /** Limits of one command. */
 export interface ProcessLimits {
@@ -31,30 +31,13 @@ export interface ProcessOptions extends ProcessLimits {
   env: NodeJS.ProcessEnv;
   /** Text written to stdin, then closed. */
   input?: string;
-  /** A pids cgroup (v1) directory the process is placed in before it runs, when one is in use. */
-  cgroupDirectory?: string;
+  /** The workspace cgroup the process joins before it runs, when one is in use. */
+  cgroup?: WorkspaceCgroup;
   /** Cancels the command (the tree is killed). */
   signal?: AbortSignal;
 }
 
-/** Kills every process of a pids cgroup (processes that left the process group included). */
-export function killCgroup(directory: string): void {
-  let text = "";
-  try {
-    text = readFileSync(`${directory}/cgroup.procs`, "utf8");
-  } catch {
-    return;
-  }
-  for (const pid of text.split("\n").filter((line) => line !== "")) {
-    try {
-      process.kill(Number(pid), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function killTree(pid: number | undefined, cgroupDirectory: string | undefined): void {
+function killTree(pid: number | undefined, cgroup: WorkspaceCgroup | undefined): void {
   if (pid !== undefined) {
     try {
       process.kill(-pid, "SIGKILL");
@@ -62,13 +45,13 @@ function killTree(pid: number | undefined, cgroupDirectory: string | undefined):
       // the group is gone
     }
   }
-  if (cgroupDirectory !== undefined) killCgroup(cgroupDirectory);
+  if (cgroup !== undefined) killWorkspaceCgroup(cgroup);
 }
 
 /**
  * Runs a program in its own process group and kills the whole group (and the cgroup, when one is
- * given) at the time limit, at the output limit, or on abort. The program gets `/bin/sh -c 'echo $$ >
- * cgroup.procs && exec "$@"'` in front when a cgroup is given, so every descendant is counted by it.
+ * given) at the time limit, at the output limit, or on abort. The program gets a `/bin/sh` in front
+ * that joins the cgroup and execs it when a cgroup is given, so every descendant is counted by it.
  */
 export function runProcess(
   program: string,
@@ -76,13 +59,10 @@ export function runProcess(
   options: ProcessOptions,
 ): Promise<ProcessResult> {
   const started = Date.now();
-  const [file, argv] =
-    options.cgroupDirectory === undefined
-      ? [program, [...args]]
-      : [
-          "/bin/sh",
-          ["-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroupDirectory, program, ...args],
-        ];
+  const { file, args: argv } =
+    options.cgroup === undefined
+      ? { file: program, args: [...args] }
+      : joinCgroupCommand(options.cgroup, program, args);
   return new Promise((resolve) => {
     const child = spawn(file, argv, {
       cwd: options.cwd,
@@ -94,7 +74,7 @@ export function runProcess(
     let kept = 0;
     let timedOut = false;
     let outputLimited = false;
-    const stop = () => killTree(child.pid, options.cgroupDirectory);
+    const stop = () => killTree(child.pid, options.cgroup);
     const timer = setTimeout(() => {
       timedOut = true;
       stop();

@@ -1,122 +1,55 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  detectBubblewrap,
+  bubblewrapArguments as sandboxArguments,
+  visibleInside,
+  type WorkspaceLimitsV1,
+} from "@hs/harness/sandbox";
 
 /**
  * What the local runtime can enforce here:
- * - `bubblewrap`: the root file system read-only, the workspace (and a private /tmp) writable, no
- *   network, a private process namespace that dies with its parent.
+ * - `bubblewrap`: no capabilities (a user namespace as uid 65534 where one can be made, else `--cap-drop
+ *   ALL`), only system directories read-only, the episode directory writable, private /tmp, own /proc
+ *   and pid namespace, no network; a clean environment; per-workspace cgroup limits (or rlimits).
  * - `none`: bwrap is missing or cannot create namespaces here; commands run as plain subprocesses in
- *   the workspace, which can write wherever the user can and reach the network. Time and output limits
- *   and the process-group kill still hold.
+ *   the workspace, which can write wherever the user can and reach the network. The clean
+ *   environment, a workspace-local HOME, time, output and process limits still hold.
  */
 export type IsolationLevel = "bubblewrap" | "none";
 
-let probed: IsolationLevel | undefined;
-
 /** Whether `bwrap` runs here with the namespaces the sandbox needs (probed once per process). */
 export function detectIsolation(): IsolationLevel {
-  if (probed !== undefined) return probed;
-  const probe = spawnSync(
-    "bwrap",
-    [
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--unshare-net",
-      "--unshare-pid",
-      "--die-with-parent",
-      "true",
-    ],
-    { stdio: "ignore", timeout: 10_000 },
+  return detectBubblewrap() === null ? "none" : "bubblewrap";
+}
+
+/** What the sandbox of one workspace's commands is made of. */
+export interface WorkspaceSandbox {
+  /** The episode directory (repository, scratch files, HOME), bound writable. */
+  episodeDirectory: string;
+  /** Where commands start (the repository). */
+  workingDirectory: string;
+  /** Paths covered by an empty tmpfs where they fall inside a bound directory (the benchmark's data). */
+  hiddenPaths?: readonly string[];
+  /** The user's extra read-only binds (`--sandbox-bind`). */
+  readOnlyBinds?: readonly string[];
+}
+
+/** Per-workspace limits by default: 256 processes and 2 GiB for the workspace's processes together. */
+export const defaultWorkspaceLimits: WorkspaceLimitsV1 = { maxProcesses: 256, memoryBytes: 2 * 1024 ** 3 };
+
+/** The bwrap arguments (before the command) of a workspace's sandbox. */
+export function bubblewrapArguments(sandbox: WorkspaceSandbox): string[] {
+  return sandboxArguments(
+    {
+      writable: [sandbox.episodeDirectory],
+      readOnly: sandbox.readOnlyBinds ?? [],
+      hidden: sandbox.hiddenPaths ?? [],
+      workingDirectory: sandbox.workingDirectory,
+    },
+    detectBubblewrap() ?? "capabilities-dropped",
   );
-  probed = probe.status === 0 ? "bubblewrap" : "none";
-  return probed;
 }
 
-/**
- * The bwrap command line around `bash -c`/`bash -lc COMMAND` for a workspace: read-only root, a
- * private /tmp, an empty tmpfs over each hidden path, the episode directory bound writable on top, /dev and /proc, no network, own pid
- * namespace, dies with its parent, starting in the workspace.
- */
-export function bubblewrapArguments(
-  episodeDirectory: string,
-  workingDirectory: string,
-  hiddenPaths: readonly string[] = [],
-): string[] {
-  return [
-    "--ro-bind",
-    "/",
-    "/",
-    "--tmpfs",
-    "/tmp",
-    ...hiddenPaths.flatMap((path) => ["--tmpfs", path]),
-    "--bind",
-    episodeDirectory,
-    episodeDirectory,
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--unshare-net",
-    "--unshare-pid",
-    "--die-with-parent",
-    "--chdir",
-    workingDirectory,
-  ];
-}
-
-const pidsRoot = "/sys/fs/cgroup/pids";
-
-/**
- * Creates a v1 pids cgroup capping the processes of one workspace (a fork bomb stops at the cap), when
- * the pids controller is writable here; returns its directory or undefined. Root ignores RLIMIT_NPROC,
- * so this is the cap that holds for root.
- */
-export function createPidsCgroup(name: string, maxProcesses: number): string | undefined {
-  const directory = join(pidsRoot, name);
-  try {
-    mkdirSync(directory);
-  } catch {
-    return undefined;
-  }
-  try {
-    writeFileSync(join(directory, "pids.max"), String(maxProcesses));
-    return directory;
-  } catch {
-    removePidsCgroup(directory);
-    return undefined;
-  }
-}
-
-/** Removes a pids cgroup; false while it still has processes (or cannot be removed). */
-export function removePidsCgroup(directory: string): boolean {
-  try {
-    rmdirSync(directory);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
-  }
-}
-
-/**
- * Kills what is left in a pids cgroup and removes it, waiting (up to `waitMs`) for killed processes to
- * finish exiting, since a cgroup with exiting tasks cannot be removed yet.
- */
-export async function drainPidsCgroup(
-  directory: string,
-  kill: (directory: string) => void,
-  waitMs = 5_000,
-): Promise<boolean> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    kill(directory);
-    if (removePidsCgroup(directory)) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Whether a host path (a `--python`) can be seen inside the sandbox with these extra binds. */
+export function visibleInSandbox(path: string, readOnlyBinds: readonly string[]): boolean {
+  return visibleInside(path, { writable: [], readOnly: readOnlyBinds });
 }

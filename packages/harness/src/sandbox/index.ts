@@ -1,0 +1,4 @@
+export * from "./bubblewrap.js";
+export * from "./rlimit-command.js";
+export * from "./sandbox-environment.js";
+export * from "./workspace-cgroup.js";
