@@ -35,7 +35,7 @@ describe("evolvePool on the lookup benchmark", async () => {
     const concurrent = await evolve(3);
     expect(concurrent.pool).toEqual(pool);
     expect(concurrent.report).toEqual(report);
-  });
+  }, 60_000);
 
   it("labels the base failures", () => {
     expect(report.baseRun).toMatchObject({ episodes: 16, successes: 4, failures: 12 });

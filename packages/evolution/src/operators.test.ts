@@ -64,7 +64,7 @@ describe("direction operators", () => {
     }
     for (const operator of builtinOperators)
       expect(applied.get(operator.name) ?? 0, operator.name).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it("chained operators of one direction still touch only that section", () => {
     for (const direction of fixDirections) {
