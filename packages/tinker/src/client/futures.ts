@@ -9,7 +9,14 @@ import {
   maxPollPauseMs,
 } from "./call-policy.js";
 import { TinkerApiError, TinkerRequestFailedError } from "./errors.js";
-import { detailText, describe, parseReply, ReplyTooLargeError, statusError, type TinkerTransport } from "./transport.js";
+import {
+  describe,
+  detailText,
+  parseReply,
+  ReplyTooLargeError,
+  statusError,
+  type TinkerTransport,
+} from "./transport.js";
 
 /** How one future is awaited. */
 export interface FutureWaitOptions {
@@ -87,17 +94,26 @@ export async function awaitFuture<T>(
     }
     if (status === 400) {
       if (await poll.badRequest(`HTTP 400 on ${requestId}`)) continue;
-      throw new TinkerRequestFailedError(detailText(answer.body) ?? answer.text.slice(0, 2000), "user", requestId);
+      throw new TinkerRequestFailedError(
+        detailText(answer.body) ?? answer.text.slice(0, 2000),
+        "user",
+        requestId,
+      );
     }
     if (status !== 200) throw statusError("/retrieve_future", answer);
     const tryAgain = tryAgainReplySchema.safeParse(answer.body);
     if (tryAgain.success) {
       const paused = tryAgain.data.queue_state !== undefined && tryAgain.data.queue_state !== "active";
-      await poll.pending(`try_again (${tryAgain.data.queue_state ?? "active"}) on ${requestId}`, heldMs, paused);
+      await poll.pending(
+        `try_again (${tryAgain.data.queue_state ?? "active"}) on ${requestId}`,
+        heldMs,
+        paused,
+      );
       continue;
     }
     const failed = requestFailedReplySchema.safeParse(answer.body);
-    if (failed.success) throw new TinkerRequestFailedError(failed.data.error, failed.data.category, requestId);
+    if (failed.success)
+      throw new TinkerRequestFailedError(failed.data.error, failed.data.category, requestId);
     deadline.end();
     return parseReply("/retrieve_future", answer.body, schema);
   }

@@ -17,16 +17,21 @@ import {
   optimStepResultSchema,
   type SampleResult,
   sampleResultSchema,
+  samplerReplySchema,
   saveWeightsForSamplerResultSchema,
   saveWeightsResultSchema,
   serverCapabilitiesReplySchema,
-  samplerReplySchema,
   sessionHeartbeatReplySchema,
   unloadModelReplySchema,
   weightsInfoReplySchema,
 } from "../protocol/replies.js";
-import { type AdamParams, type LoraConfig, type SamplingParams, sdkAdamDefaults } from "../protocol/requests.js";
-import { splitBatch, combineForwardBackward } from "./batches.js";
+import {
+  type AdamParams,
+  type LoraConfig,
+  type SamplingParams,
+  sdkAdamDefaults,
+} from "../protocol/requests.js";
+import { combineForwardBackward, splitBatch } from "./batches.js";
 import { CallDeadline, connectionBackoffMs } from "./call-policy.js";
 import { systemClock } from "./clock.js";
 import { TinkerApiError } from "./errors.js";
@@ -110,16 +115,25 @@ export class TinkerClient {
   async handshake(options: Signal = {}): Promise<ClientConfig> {
     if (this.clientConfigValue !== undefined) return this.clientConfigValue;
     const config = await this.logical("/client/config", (deadline) =>
-      this.transport.call("POST", "/client/config", { sdk_version: this.sdkVersion }, clientConfigReplySchema, {
-        ...options,
-        deadline,
-      }),
+      this.transport.call(
+        "POST",
+        "/client/config",
+        { sdk_version: this.sdkVersion },
+        clientConfigReplySchema,
+        {
+          ...options,
+          deadline,
+        },
+      ),
     );
     if (config.pjwt_auth_enabled) {
       if (this.apiKey === undefined) {
-        throw new TinkerApiError("/auth/token: the server asks for a JWT exchange and no API key is set (TINKER_API_KEY)", {
-          endpoint: "/auth/token",
-        });
+        throw new TinkerApiError(
+          "/auth/token: the server asks for a JWT exchange and no API key is set (TINKER_API_KEY)",
+          {
+            endpoint: "/auth/token",
+          },
+        );
       }
       const token = await this.logical("/auth/token", (deadline) =>
         this.transport.call("POST", "/auth/token", {}, authTokenReplySchema, { ...options, deadline }),
@@ -145,7 +159,9 @@ export class TinkerClient {
         deadline,
       }),
     );
-    return reply.supported_models.flatMap((model) => (typeof model.model_name === "string" ? [model.model_name] : []));
+    return reply.supported_models.flatMap((model) =>
+      typeof model.model_name === "string" ? [model.model_name] : [],
+    );
   }
 
   /** The handshake, then POST /create_session, then a heartbeat every `heartbeatIntervalMs` until `close`. */
@@ -153,7 +169,10 @@ export class TinkerClient {
     await this.handshake(options);
     const body = { tags, user_metadata: {}, sdk_version: this.sdkVersion, type: "create_session" };
     const reply = await this.logical("/create_session", (deadline) =>
-      this.transport.call("POST", "/create_session", body, createSessionReplySchema, { ...options, deadline }),
+      this.transport.call("POST", "/create_session", body, createSessionReplySchema, {
+        ...options,
+        deadline,
+      }),
     );
     this.sessionIdValue = reply.session_id;
     this.startHeartbeat(reply.session_id);
@@ -191,7 +210,12 @@ export class TinkerClient {
 
   /** Runs one logical call under its own deadline (`CallPolicy.deadlineMs`). */
   private async logical<T>(waitedOn: string, run: (deadline: CallDeadline) => Promise<T>): Promise<T> {
-    const deadline = new CallDeadline(waitedOn, this.transport.clock, this.transport.policy, this.transport.onProgress);
+    const deadline = new CallDeadline(
+      waitedOn,
+      this.transport.clock,
+      this.transport.policy,
+      this.transport.onProgress,
+    );
     try {
       return await run(deadline);
     } finally {
@@ -204,7 +228,11 @@ export class TinkerClient {
    * retryable failure, it is sent again as a new call (a new idempotency key) after min(2^n, 30) s,
    * within `resubmitWindowMs` and the deadline.
    */
-  private async resubmit<T>(deadline: CallDeadline, send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async resubmit<T>(
+    deadline: CallDeadline,
+    send: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const started = this.transport.clock.now();
     for (let failures = 0; ; failures++) {
       try {
@@ -223,7 +251,11 @@ export class TinkerClient {
    * POST /create_model: a LoRA model on `baseModel`. The reply is a future whose result names the
    * model (thinking-machines-lab/tinker `service_client.py` awaits it); SkyRL also names it at once.
    */
-  async createModel(baseModel: string, loraConfig: LoraConfig, options: Signal = {}): Promise<TrainingModelHandle> {
+  async createModel(
+    baseModel: string,
+    loraConfig: LoraConfig,
+    options: Signal = {},
+  ): Promise<TrainingModelHandle> {
     const body = {
       session_id: this.sessionId,
       model_seq_id: this.modelCount++,
@@ -234,7 +266,11 @@ export class TinkerClient {
     const modelId = await this.logical("/create_model", async (deadline) => {
       const reply = await this.resubmit(
         deadline,
-        () => this.transport.call("POST", "/create_model", body, createModelReplySchema, { ...options, deadline }),
+        () =>
+          this.transport.call("POST", "/create_model", body, createModelReplySchema, {
+            ...options,
+            deadline,
+          }),
         options.signal,
       );
       if (reply.request_id === undefined) return reply.model_id;
@@ -302,7 +338,8 @@ export class TinkerClient {
     lossFunction: LossFunction,
     options: Signal & { lossFunctionConfig?: Record<string, number> } = {},
   ): Promise<ForwardBackwardResult> {
-    if (data.length === 0) throw new TinkerApiError("forward_backward: no data", { endpoint: "/forward_backward" });
+    if (data.length === 0)
+      throw new TinkerApiError("forward_backward: no data", { endpoint: "/forward_backward" });
     const config = this.clientConfigValue ?? clientConfigReplySchema.parse({});
     const results: ForwardBackwardResult[] = [];
     for (const chunk of splitBatch(data, config.fwdbwd_max_chunk_len, config.fwdbwd_max_chunk_bytes_count)) {
@@ -315,13 +352,19 @@ export class TinkerClient {
           loss_fn_config: options.lossFunctionConfig ?? null,
         },
       };
-      results.push(await this.submit("/forward_backward", body, forwardBackwardResultSchema, signalOf(options)));
+      results.push(
+        await this.submit("/forward_backward", body, forwardBackwardResultSchema, signalOf(options)),
+      );
     }
     return combineForwardBackward(results);
   }
 
   /** POST /optim_step: one Adam step on the accumulated gradients (every Adam field sent, SDK defaults filled). */
-  async optimStep(model: TrainingModelHandle, adamParams: AdamParams, options: Signal = {}): Promise<Record<string, number>> {
+  async optimStep(
+    model: TrainingModelHandle,
+    adamParams: AdamParams,
+    options: Signal = {},
+  ): Promise<Record<string, number>> {
     const body = {
       model_id: model.modelId,
       seq_id: model.nextSeqId++,
@@ -339,14 +382,23 @@ export class TinkerClient {
   }
 
   /** POST /save_weights_for_sampler; returns `tinker://MODEL/sampler_weights/NAME`. */
-  async saveWeightsForSampler(model: TrainingModelHandle, name: string, options: Signal = {}): Promise<string> {
+  async saveWeightsForSampler(
+    model: TrainingModelHandle,
+    name: string,
+    options: Signal = {},
+  ): Promise<string> {
     const body = {
       model_id: model.modelId,
       path: name,
       seq_id: model.nextSeqId++,
       type: "save_weights_for_sampler",
     };
-    const result = await this.submit("/save_weights_for_sampler", body, saveWeightsForSamplerResultSchema, options);
+    const result = await this.submit(
+      "/save_weights_for_sampler",
+      body,
+      saveWeightsForSamplerResultSchema,
+      options,
+    );
     if (typeof result.path !== "string") {
       throw new Error(`save_weights_for_sampler answered no path for ${name}`);
     }
@@ -357,20 +409,32 @@ export class TinkerClient {
    * POST /save_weights_for_sampler without a name (the SDK's `save_weights_and_get_sampling_client`):
    * ephemeral sampler weights and the sampling session the server binds to them.
    */
-  async createEphemeralSampler(model: TrainingModelHandle, options: Signal = {}): Promise<SamplingSessionHandle> {
+  async createEphemeralSampler(
+    model: TrainingModelHandle,
+    options: Signal = {},
+  ): Promise<SamplingSessionHandle> {
     const body = {
       model_id: model.modelId,
       seq_id: model.nextSeqId++,
       sampling_session_seq_id: this.samplingSessionCount++,
       type: "save_weights_for_sampler",
     };
-    const result = await this.submit("/save_weights_for_sampler", body, saveWeightsForSamplerResultSchema, options);
+    const result = await this.submit(
+      "/save_weights_for_sampler",
+      body,
+      saveWeightsForSamplerResultSchema,
+      options,
+    );
     if (typeof result.sampling_session_id !== "string") {
       throw new TinkerApiError("save_weights_for_sampler (ephemeral) answered no sampling_session_id", {
         endpoint: "/save_weights_for_sampler",
       });
     }
-    return { samplingSessionId: result.sampling_session_id, source: result.path ?? model.modelId, nextSeqId: 0 };
+    return {
+      samplingSessionId: result.sampling_session_id,
+      source: result.path ?? model.modelId,
+      nextSeqId: 0,
+    };
   }
 
   /** POST /load_weights (a model's first request): weights, and optimiser state when asked. */
@@ -390,7 +454,10 @@ export class TinkerClient {
   }
 
   /** POST /weights_info: what a training checkpoint is (base model, LoRA rank). */
-  async weightsInfo(tinkerPath: string, options: Signal = {}): Promise<z.infer<typeof weightsInfoReplySchema>> {
+  async weightsInfo(
+    tinkerPath: string,
+    options: Signal = {},
+  ): Promise<z.infer<typeof weightsInfoReplySchema>> {
     return this.logical("/weights_info", (deadline) =>
       this.transport.call("POST", "/weights_info", { tinker_path: tinkerPath }, weightsInfoReplySchema, {
         ...options,
@@ -400,7 +467,10 @@ export class TinkerClient {
   }
 
   /** GET /samplers/{id}: a sampling session's base model and weights. */
-  async getSampler(samplingSessionId: string, options: Signal = {}): Promise<z.infer<typeof samplerReplySchema>> {
+  async getSampler(
+    samplingSessionId: string,
+    options: Signal = {},
+  ): Promise<z.infer<typeof samplerReplySchema>> {
     const endpoint = `/samplers/${encodeURIComponent(samplingSessionId)}`;
     return this.logical(endpoint, (deadline) =>
       this.transport.call("GET", endpoint, undefined, samplerReplySchema, { ...options, deadline }),
@@ -416,7 +486,10 @@ export class TinkerClient {
         deadline,
       });
       if (reply.request_id !== undefined) {
-        await awaitFuture(this.transport, reply.request_id, unloadModelReplySchema, { deadline, ...signalOf(options) });
+        await awaitFuture(this.transport, reply.request_id, unloadModelReplySchema, {
+          deadline,
+          ...signalOf(options),
+        });
       }
     });
   }
@@ -479,9 +552,12 @@ export function sampleReplyBytes(numSamples: number, maxTokens: number): number 
 
 function checkSampleResult(result: SampleResult, numSamples: number, maxTokens: number): void {
   if (result.sequences.length > numSamples) {
-    throw new TinkerApiError(`asample answered ${result.sequences.length} sequences, ${numSamples} were asked`, {
-      endpoint: "/asample",
-    });
+    throw new TinkerApiError(
+      `asample answered ${result.sequences.length} sequences, ${numSamples} were asked`,
+      {
+        endpoint: "/asample",
+      },
+    );
   }
   for (const [index, sequence] of result.sequences.entries()) {
     if (sequence.tokens.length > maxTokens) {
@@ -490,7 +566,11 @@ function checkSampleResult(result: SampleResult, numSamples: number, maxTokens: 
         { endpoint: "/asample" },
       );
     }
-    if (sequence.logprobs !== null && sequence.logprobs !== undefined && sequence.logprobs.length !== sequence.tokens.length) {
+    if (
+      sequence.logprobs !== null &&
+      sequence.logprobs !== undefined &&
+      sequence.logprobs.length !== sequence.tokens.length
+    ) {
       throw new TinkerApiError(
         `asample sequence ${index} has ${sequence.tokens.length} tokens and ${sequence.logprobs.length} log-probabilities`,
         { endpoint: "/asample" },

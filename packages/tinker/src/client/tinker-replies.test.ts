@@ -27,6 +27,7 @@ function scriptedFetch(script: Record<string, unknown[]>) {
 describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
   it("takes the model id from the create_model future, pausing while the queue is paused", async () => {
     const { fetchFunction, sent } = scriptedFetch({
+      "/client/config": [{ pjwt_auth_enabled: false }],
       "/create_session": [{ type: "create_session", session_id: "s-1" }],
       "/create_model": [{ request_id: "r-1" }],
       "/retrieve_future": [
@@ -60,6 +61,7 @@ describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
 
   it("raises a failed future with Tinker's category", async () => {
     const { fetchFunction } = scriptedFetch({
+      "/client/config": [{}],
       "/create_session": [{ session_id: "s-1" }],
       "/create_sampling_session": [{ sampling_session_id: "ss-1" }],
       "/asample": [{ request_id: "r-2" }],
@@ -80,14 +82,17 @@ describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
   });
 
   it("names the field when a reply does not match its schema", async () => {
-    const { fetchFunction } = scriptedFetch({ "/create_session": [{ session: "s-1" }] });
+    const { fetchFunction } = scriptedFetch({
+      "/client/config": [{}],
+      "/create_session": [{ session: "s-1" }],
+    });
     const client = new TinkerClient({
       baseUrl: "https://tinker.example",
       fetch: fetchFunction,
       clock: recordingClock(),
     });
     await expect(client.createSession()).rejects.toThrow(
-      /field "session_id": reply of \/create_session does not match/,
+      /reply of \/create_session does not match its schema at session_id/,
     );
   });
 });

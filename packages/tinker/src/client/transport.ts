@@ -72,9 +72,12 @@ export function checkBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new InvalidInputError(`Tinker URL ${JSON.stringify(baseUrl)} is not a URL (expected http://HOST:PORT)`, {
-      field: "baseUrl",
-    });
+    throw new InvalidInputError(
+      `Tinker URL ${JSON.stringify(baseUrl)} is not a URL (expected http://HOST:PORT)`,
+      {
+        field: "baseUrl",
+      },
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidInputError(
@@ -133,7 +136,12 @@ export class TinkerTransport {
    * One call: a fresh idempotency key, retried on connection errors, 408, 429 and 5xx with that
    * key. Returns the first answer that is not retried (any status).
    */
-  async send(method: "GET" | "POST", endpoint: string, body: unknown, options: SendOptions = {}): Promise<HttpAnswer> {
+  async send(
+    method: "GET" | "POST",
+    endpoint: string,
+    body: unknown,
+    options: SendOptions = {},
+  ): Promise<HttpAnswer> {
     const key = method === "POST" ? this.newIdempotencyKey() : undefined;
     const retries = options.maxRetries ?? this.policy.maxRetries;
     let last: unknown;

@@ -148,8 +148,9 @@ export const requestFailedReplySchema = z.object({
   category: z
     .unknown()
     .optional()
-    .transform((value): (typeof requestErrorCategories)[number] =>
-      requestErrorCategories.find((known) => known === value) ?? "unknown",
+    .transform(
+      (value): (typeof requestErrorCategories)[number] =>
+        requestErrorCategories.find((known) => known === value) ?? "unknown",
     ),
 });
 
