@@ -13,9 +13,11 @@ export const tinyTokenizerDirectory = fileURLToPath(new URL("./tiny-tokenizer", 
 export const tinyBaseModel = "hs/tiny-capitals";
 
 /** A test server, a client, the tiny renderer, and a policy/learner pair on them. */
-export async function startTinyStack(options: { url?: string; learningRate?: number } = {}) {
+export async function startTinyStack(
+  options: { url?: string; learningRate?: number; extraServerVocabulary?: number } = {},
+) {
   const renderer = await ChatRenderer.fromDirectory(tinyTokenizerDirectory);
-  const vocabSize = renderer.tokenizer.get_vocab(true).size;
+  const vocabSize = renderer.tokenizer.get_vocab(true).size + (options.extraServerVocabulary ?? 0);
   const server =
     options.url === undefined
       ? new TinkerTestServer({ baseModels: { [tinyBaseModel]: { vocabSize, seed: 11 } } })
