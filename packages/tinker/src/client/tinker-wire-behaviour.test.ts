@@ -112,7 +112,9 @@ describe.each(testServerModes)("requests as the SDK sends them (%s test server)"
     });
     expect(sample.sequences[0]?.tokens.length).toBeLessThanOrEqual(2);
     const asample = server.received.find((request) => request.endpoint === "/asample");
-    expect((asample?.body as { sampling_params: { stop: unknown } }).sampling_params.stop).toBe("</s>");
+    expect(
+      (asample?.body as { sampling_params?: { stop?: unknown } } | undefined)?.sampling_params?.stop,
+    ).toBe("</s>");
     // dro passes both schemas; the tiny model does not compute it, and says so as a user error
     const model = await client.createModel(tinyModel, { rank: 4 });
     const dro = client.forwardBackward(model, [datum([1, 2, 3])], "dro");
