@@ -52,6 +52,8 @@ export interface TinkerTestServerOptions {
   faults?: FaultPlan;
   /** Flags answered by /client/config (tinker mode; SkyRL's stub answers the defaults). */
   clientConfig?: Partial<ClientConfig>;
+  /** More flags answered by /client/config in either mode, e.g. the SDK's `use_pyqwest_transport`. */
+  extraClientConfig?: Record<string, unknown>;
   /** API keys /auth/token accepts when `clientConfig.pjwt_auth_enabled` (then every call needs its JWT). */
   apiKeys?: string[];
   /** Called with the time a `held` fault stands for (a test's fake clock advances by it). */
@@ -94,6 +96,7 @@ export class TinkerTestServer {
   private readonly idempotent = new Map<string, Reply>();
   private readonly retrieveWaitMs: number;
   private readonly clientConfig: ClientConfig;
+  private readonly extraClientConfig: Record<string, unknown>;
   private readonly apiKeys: ReadonlySet<string>;
   private readonly jwts = new Set<string>();
   private readonly onHold: ((milliseconds: number) => void) | undefined;
@@ -115,6 +118,7 @@ export class TinkerTestServer {
       this.mode === "skyrl" ? {} : (options.clientConfig ?? {}),
     );
     this.apiKeys = new Set(options.apiKeys ?? []);
+    this.extraClientConfig = options.extraClientConfig ?? {};
     this.onHold = options.onHold;
   }
 
@@ -248,7 +252,10 @@ export class TinkerTestServer {
     switch (endpoint) {
       case "/client/config":
         parse(clientConfigRequestSchema, body);
-        return ok(this.mode === "skyrl" ? { pjwt_auth_enabled: false } : this.clientConfig);
+        return ok({
+          ...(this.mode === "skyrl" ? { pjwt_auth_enabled: false } : this.clientConfig),
+          ...this.extraClientConfig,
+        });
       case "/auth/token":
         return this.authToken(apiKey);
       case "/telemetry":
