@@ -1,7 +1,7 @@
 // Starts the local test server (test equipment) in one mode for the official Python SDK to talk to;
 // prints its URL on the first line, and on SIGTERM/stdin end the requests it received as JSON lines.
 //
-// Usage (after `pnpm --filter @hs/tinker build`): node serve-test-server.mjs tinker|skyrl
+// Usage (after `pnpm --filter @hs/tinker build`): node serve-test-server.mjs tinker|skyrl [--bodies]
 import { TinkerTestServer } from "../../dist/server/index.js";
 
 const mode = process.argv[2] ?? "tinker";
@@ -18,9 +18,9 @@ const finish = async () => {
   for (const request of server.received) {
     const body = request.body;
     const seq = body?.seq_id === undefined ? "" : ` seq_id=${body.seq_id}`;
-    process.stdout.write(
-      `${JSON.stringify({ endpoint: request.endpoint, status: request.status ?? null, detail: `${seq}` })}\n`,
-    );
+    const row = { endpoint: request.endpoint, status: request.status ?? null, detail: seq };
+    const withBody = process.argv.includes("--bodies") ? { ...row, body } : row;
+    process.stdout.write(`${JSON.stringify(withBody)}\n`);
   }
   await server.close();
   process.exit(0);

@@ -349,7 +349,8 @@ export class TinkerClient {
         forward_backward_input: {
           data: chunk,
           loss_fn: lossFunction,
-          loss_fn_config: options.lossFunctionConfig ?? null,
+          // the SDK leaves a null loss_fn_config out of the body
+          ...(options.lossFunctionConfig === undefined ? {} : { loss_fn_config: options.lossFunctionConfig }),
         },
       };
       results.push(
