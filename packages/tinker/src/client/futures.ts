@@ -10,7 +10,7 @@ import {
 } from "./call-policy.js";
 import { TinkerApiError, TinkerRequestFailedError } from "./errors.js";
 import {
-  describe,
+  describeFailure,
   detailText,
   parseReply,
   ReplyTooLargeError,
@@ -66,7 +66,7 @@ export async function awaitFuture<T>(
       });
     } catch (error) {
       if (options.signal?.aborted || error instanceof ReplyTooLargeError) throw error;
-      await poll.connectionFailed(`${describe(error)} on ${requestId}`);
+      await poll.connectionFailed(`${describeFailure(error)} on ${requestId}`);
       continue;
     }
     poll.connected();

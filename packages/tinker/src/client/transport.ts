@@ -150,7 +150,7 @@ export class TinkerTransport {
       if (attempt > 0) {
         const retryAfter = last instanceof RetriedAnswer ? last.answer.retryAfterMs : undefined;
         const pause = lowLevelBackoffMs(this.policy, attempt, retryAfter, this.random);
-        options.deadline?.update(`${describe(last)}, retry ${attempt} of ${retries}`);
+        options.deadline?.update(`${describeFailure(last)}, retry ${attempt} of ${retries}`);
         await this.clock.sleep(options.deadline?.pause(pause) ?? pause, options.signal);
       }
       options.deadline?.check();
@@ -264,7 +264,7 @@ function parseJson(text: string): unknown {
 }
 
 /** A short description of a failed attempt for progress lines and errors. */
-export function describe(failure: unknown): string {
+export function describeFailure(failure: unknown): string {
   if (failure instanceof RetriedAnswer) return `HTTP ${failure.answer.status}`;
   return failure instanceof Error ? failure.message : String(failure);
 }
@@ -278,7 +278,7 @@ function exhausted(endpoint: string, last: unknown, retries: number): TinkerApiE
     );
   }
   return new TinkerApiError(
-    `${endpoint}: no answer after ${retries} retries (${describe(last)})`,
+    `${endpoint}: no answer after ${retries} retries (${describeFailure(last)})`,
     { endpoint },
     { cause: last, isRetryable: true },
   );
