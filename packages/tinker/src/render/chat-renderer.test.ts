@@ -137,7 +137,10 @@ describe("ChatRenderer loading", () => {
       await expect(ChatRenderer.fromDirectory(directory)).rejects.toThrow(/tokenizer_config\.json: not JSON/);
       const tiny = JSON.parse(await readFile(join(tinyDirectory, "tokenizer_config.json"), "utf8"));
       await copyFile(join(tinyDirectory, "tokenizer.json"), join(directory, "tokenizer.json"));
-      await writeFile(join(directory, "tokenizer_config.json"), JSON.stringify({ ...tiny, chat_template: undefined }));
+      await writeFile(
+        join(directory, "tokenizer_config.json"),
+        JSON.stringify({ ...tiny, chat_template: undefined }),
+      );
       await expect(ChatRenderer.fromDirectory(directory)).rejects.toThrow(
         /tokenizer_config\.json, field "chat_template": no chat template \(and no .*chat_template\.jinja\)/,
       );
