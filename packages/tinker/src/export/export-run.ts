@@ -5,8 +5,8 @@ import { parquetWriteBuffer } from "hyparquet-writer";
 import {
   conversationMessages,
   exportTool,
-  promptMessages,
   type GroupAdvantages,
+  promptMessages,
   type TrajectoryRecord,
   trajectoryTokens,
   withAdvantages,
