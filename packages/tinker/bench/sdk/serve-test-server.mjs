@@ -18,7 +18,8 @@ const finish = async () => {
   for (const request of server.received) {
     const body = request.body;
     const seq = body?.seq_id === undefined ? "" : ` seq_id=${body.seq_id}`;
-    const row = { endpoint: request.endpoint, status: request.status ?? null, detail: seq };
+    const type = request.contentType?.includes("protobuf") ? " protobuf" : "";
+    const row = { endpoint: request.endpoint, status: request.status ?? null, detail: `${seq}${type}` };
     const withBody = process.argv.includes("--bodies") ? { ...row, body } : row;
     process.stdout.write(`${JSON.stringify(withBody)}\n`);
   }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Datum, LossFunction, ModelInput } from "../protocol/datum.js";
+import { encodeForwardBackward, sendsProtobuf } from "../protocol/forward-backward-proto.js";
 import {
   authTokenReplySchema,
   type ClientConfig,
@@ -42,8 +43,13 @@ import { TinkerTransport, type TransportOptions } from "./transport.js";
 export interface TinkerClientOptions extends TransportOptions {
   /** Heartbeat period in ms (default 10,000, as the SDK's session heartbeat). */
   heartbeatIntervalMs?: number;
-  /** SDK version announced in client/config and create_session (default `0.24.1`, the newest SkyRL accepts as JSON). */
+  /** SDK version announced in client/config and create_session (default `0.24.1`, the last with JSON forward_backward). */
   sdkVersion?: string;
+  /**
+   * How forward_backward bodies are sent: `protobuf` (`protocol/tinker-wire.proto`) as the SDK sends
+   * them from 0.25.0 on, `json` before. Default: chosen by `sdkVersion`, as the SDK's version decides.
+   */
+  forwardBackwardEncoding?: "json" | "protobuf";
 }
 
 /** A trained model on the server and its seq_id counter. */
@@ -79,6 +85,8 @@ export class TinkerClient {
   private readonly heartbeatIntervalMs: number;
   private readonly sdkVersion: string;
   private readonly apiKey: string | undefined;
+  /** How forward_backward bodies are sent. */
+  readonly forwardBackwardEncoding: "json" | "protobuf";
   private clientConfigValue: ClientConfig | undefined;
   private sessionIdValue: string | undefined;
   private samplingSessionCount = 0;
@@ -93,6 +101,8 @@ export class TinkerClient {
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 10_000;
     this.sdkVersion = options.sdkVersion ?? "0.24.1";
     this.apiKey = options.apiKey;
+    this.forwardBackwardEncoding =
+      options.forwardBackwardEncoding ?? (sendsProtobuf(this.sdkVersion) ? "protobuf" : "json");
   }
 
   /** The session id (after `createSession`). */
@@ -353,8 +363,9 @@ export class TinkerClient {
           ...(options.lossFunctionConfig === undefined ? {} : { loss_fn_config: options.lossFunctionConfig }),
         },
       };
+      const payload = this.forwardBackwardEncoding === "protobuf" ? encodeForwardBackward(body) : body;
       results.push(
-        await this.submit("/forward_backward", body, forwardBackwardResultSchema, signalOf(options)),
+        await this.submit("/forward_backward", payload, forwardBackwardResultSchema, signalOf(options)),
       );
     }
     return combineForwardBackward(results);

@@ -191,7 +191,8 @@ export class TinkerTransport {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.apiKey !== undefined) headers["X-API-Key"] = this.apiKey;
     if (idempotencyKey !== undefined) headers["X-Idempotency-Key"] = idempotencyKey;
-    if (method === "POST") headers["content-type"] = "application/json";
+    const binary = body instanceof Uint8Array;
+    if (method === "POST") headers["content-type"] = binary ? "application/x-protobuf" : "application/json";
     const remaining = options.deadline?.remainingMs() ?? Number.POSITIVE_INFINITY;
     const limit = Math.max(1, Math.min(options.attemptTimeoutMs ?? this.policy.attemptTimeoutMs, remaining));
     const timeout = AbortSignal.timeout(limit);
@@ -202,7 +203,7 @@ export class TinkerTransport {
       const response = await this.fetchFunction(`${this.baseUrl}/api/v1${endpoint}`, {
         method,
         headers,
-        ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
+        ...(method === "POST" ? { body: binary ? body : JSON.stringify(body) } : {}),
         signal,
       });
       const text = await readCapped(response, endpoint, options.maxReplyBytes ?? this.policy.maxReplyBytes);

@@ -2,6 +2,11 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { z } from "zod";
+import {
+  decodeForwardBackward,
+  encodeResult,
+  protobufContentType,
+} from "../protocol/forward-backward-proto.js";
 import { type ClientConfig, clientConfigReplySchema } from "../protocol/replies.js";
 import {
   clientConfigRequestSchema,
@@ -75,9 +80,11 @@ export interface ReceivedRequest {
   body: unknown;
   /** HTTP status answered (undefined when the connection was dropped). */
   status?: number;
+  /** The Content-Type it was sent with (`application/x-protobuf` for an SDK 0.25 forward_backward). */
+  contentType?: string;
 }
 
-type Reply = { status: number; body: unknown };
+type Reply = { status: number; body: unknown; binary?: Uint8Array };
 
 /**
  * Test equipment: a Tinker API server on 127.0.0.1 (node:http) backed by the tiny model of
@@ -152,13 +159,34 @@ export class TinkerTestServer {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const endpoint = (request.url ?? "").replace(/^\/api\/v1/, "").split("?")[0] ?? "";
-    const body = await readBody(request);
+    const contentType = header(request, "content-type") ?? "";
+    const decoded = decodeBody(
+      endpoint,
+      contentType,
+      header(request, "content-encoding"),
+      await readRaw(request),
+    );
+    if ("refusal" in decoded) {
+      const refused = { status: 422, body: { detail: [fastApiIssue(["body"], decoded.refusal)] } };
+      this.received.push({
+        endpoint,
+        idempotencyKey: header(request, "x-idempotency-key"),
+        apiKey: header(request, "x-api-key"),
+        body: undefined,
+        contentType,
+        status: 422,
+      });
+      send(response, refused);
+      return;
+    }
+    const body = decoded.body;
     const idempotencyKey = header(request, "x-idempotency-key");
     const received: ReceivedRequest = {
       endpoint,
       idempotencyKey,
       apiKey: header(request, "x-api-key"),
       body,
+      contentType,
     };
     this.received.push(received);
     const refused = this.checkCredential(endpoint, received.apiKey);
@@ -193,7 +221,7 @@ export class TinkerTestServer {
       return;
     }
     received.status = reply.status;
-    send(response, reply);
+    send(response, withProtobufResult(endpoint, header(request, "accept"), reply));
   }
 
   private async route(
@@ -558,18 +586,70 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
+async function readRaw(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  if (chunks.length === 0) return undefined;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A request body: JSON, or on forward_backward the SDK 0.25 protobuf (as SkyRL's api.py reads it).
+ * A compressed body is refused: Node 20 has no zstd (SkyRL reads `Content-Encoding: zstd`).
+ */
+function decodeBody(
+  endpoint: string,
+  contentType: string,
+  contentEncoding: string | undefined,
+  raw: Buffer,
+): { body: unknown } | { refusal: string } {
+  if (contentEncoding !== undefined && contentEncoding !== "identity") {
+    return { refusal: `Content-Encoding ${contentEncoding} is not read by the test server` };
+  }
+  if (contentType.includes(protobufContentType)) {
+    if (endpoint !== "/forward_backward")
+      return { refusal: "protobuf bodies are read only on /forward_backward" };
+    try {
+      const body = decodeForwardBackward(raw);
+      if (body.forward_only)
+        return { refusal: "forward_only (the SDK's forward) is not served by the test server" };
+      return { body };
+    } catch (error) {
+      return { refusal: `Invalid proto forward_backward body: ${(error as Error).message}` };
+    }
+  }
+  if (raw.byteLength === 0) return { body: undefined };
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return { body: JSON.parse(raw.toString("utf8")) };
   } catch {
-    return undefined;
+    return { body: undefined };
   }
 }
 
+/**
+ * A sample or forward_backward result as protobuf when the poll asks for it (SDK 0.25 sends
+ * `Accept: application/x-protobuf`; SkyRL's retrieve_future answers so), else the JSON reply.
+ */
+function withProtobufResult(endpoint: string, accept: string | undefined, reply: Reply): Reply {
+  if (
+    endpoint !== "/retrieve_future" ||
+    reply.status !== 200 ||
+    !(accept ?? "").includes(protobufContentType)
+  ) {
+    return reply;
+  }
+  const binary = encodeResult(reply.body);
+  return binary === undefined ? reply : { ...reply, binary };
+}
+
 function send(response: ServerResponse, reply: Reply): void {
+  if (reply.binary !== undefined) {
+    response.writeHead(reply.status, {
+      "content-type": protobufContentType,
+      "content-length": String(reply.binary.byteLength),
+    });
+    response.end(reply.binary);
+    return;
+  }
   const text = JSON.stringify(reply.body);
   const headers: Record<string, string> = {
     "content-type": "application/json",
