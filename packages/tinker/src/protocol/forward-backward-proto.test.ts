@@ -3,7 +3,12 @@ import { startPair, tinyModel } from "../__fixtures__/harness.js";
 import type { TinkerClient } from "../client/tinker-client.js";
 import { type TinkerTestServer, testServerModes } from "../server/test-server.js";
 import { type Datum, floatTensor, intTensor, tokensInput } from "./datum.js";
-import { decodeForwardBackward, encodeForwardBackward, sendsProtobuf } from "./forward-backward-proto.js";
+import {
+  decodeForwardBackward,
+  encodeForwardBackward,
+  sendsProtobuf,
+  tinkerWireRoot,
+} from "./forward-backward-proto.js";
 
 /**
  * What the official SDK 0.25.0 (`tinker.proto.request_conv.forward_backward_request_to_proto`) wrote
@@ -93,5 +98,38 @@ describe.each(testServerModes)("a client announcing SDK 0.25.0 against the %s te
     const sent = proto.server.received.filter((request) => request.endpoint === "/forward_backward");
     expect(sent.map((request) => request.contentType)).toEqual(["application/x-protobuf"]);
     expect(sent[0]?.body).toMatchObject({ seq_id: 1, forward_backward_input: { loss_fn: "cross_entropy" } });
+  });
+
+  it("answers a sample result as protobuf to a poll that accepts it (SDK 0.25), as JSON otherwise", async () => {
+    const started = await startPair({ mode });
+    open.push(started);
+    const { client, server } = started;
+    const session = await client.createSamplingSession({ baseModel: tinyModel });
+    const body = {
+      num_samples: 2,
+      prompt: tokensInput([1, 2]),
+      sampling_params: { max_tokens: 3, seed: 4 },
+      sampling_session_id: session.samplingSessionId,
+      seq_id: 0,
+    };
+    const submitted = await client.transport.send("POST", "/asample", body);
+    const requestId = (submitted.body as { request_id: string }).request_id;
+    const poll = (accept: string) =>
+      fetch(`${server.url}/api/v1/retrieve_future`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ request_id: requestId }),
+      });
+    const binary = await poll("application/x-protobuf");
+    expect(binary.headers.get("content-type")).toBe("application/x-protobuf");
+    const type = tinkerWireRoot.lookupType("tinker_public.SampleResponse");
+    const decoded = type.toObject(type.decode(new Uint8Array(await binary.arrayBuffer()))) as {
+      sequences: { tokens: Uint8Array }[];
+    };
+    const json = (await (await poll("application/json")).json()) as { sequences: { tokens: number[] }[] };
+    const tokensOf = (bytes: Uint8Array) => Array.from(new Int32Array(new Uint8Array(bytes).buffer));
+    expect(decoded.sequences.map((sequence) => tokensOf(sequence.tokens))).toEqual(
+      json.sequences.map((sequence) => sequence.tokens),
+    );
   });
 });

@@ -13,6 +13,8 @@ export const firstProtobufSdkVersion = "0.25.0";
 
 const protoSource = readFileSync(new URL("./tinker-wire.proto", import.meta.url), "utf8");
 const root = protobuf.parse(protoSource, { keepCase: true }).root;
+/** The compiled `tinker-wire.proto` (snake_case field names, as on the wire). */
+export const tinkerWireRoot: protobuf.Root = root;
 const requestType = root.lookupType("tinker_public.ForwardBackwardRequest");
 const sampleResponseType = root.lookupType("tinker_public.SampleResponse");
 const forwardBackwardOutputType = root.lookupType("tinker_public.ForwardBackwardOutput");
