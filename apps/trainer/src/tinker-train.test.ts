@@ -76,4 +76,44 @@ describe("hs train --policy tinker:MODEL", () => {
       (await run(["train", "--bench", bench, "--method", "grpo", "--policy", "gpt:x", "--out", out])).stderr,
     ).toContain("expected embedded or tinker:BASE_MODEL");
   });
+
+  it.each([
+    ["file:///etc/hosts", /--tinker-url: .*uses file:; only http: and https:/],
+    ["not a url", /--tinker-url: .*is not a URL/],
+  ])("refuses --tinker-url %s at once, before any request", async (tinkerUrl, message) => {
+    const started = Date.now();
+    const result = await run([
+      "eval",
+      "--bench",
+      bench,
+      "--policy",
+      `tinker:${baseModel}`,
+      "--tinker-url",
+      tinkerUrl,
+      "--tokenizer",
+      tokenizer,
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("fails hs eval with the server's error on stderr when the Tinker replies are broken", async () => {
+    const renderer = await ChatRenderer.fromDirectory(tokenizer);
+    // the served model has 400 more token ids than the tokenizer: its samples name ids no tokenizer has
+    const broken = new TinkerTestServer({
+      baseModels: { [baseModel]: { vocabSize: renderer.tokenizer.get_vocab(true).size + 400, seed: 11 } },
+    });
+    const brokenUrl = await broken.start();
+    try {
+      const result = await run([
+        ...["eval", "--bench", bench, "--split", "heldout", "--policy", `tinker:${baseModel}`],
+        ...["--tinker-url", brokenUrl, "--tokenizer", tokenizer, "--max-tokens", "3", "--json"],
+      ]);
+      expect(result.stderr).toMatch(/asample answered token id \d+, which the tokenizer does not have/);
+      expect(result.code).not.toBe(0);
+    } finally {
+      await broken.close();
+    }
+  });
 });

@@ -1,3 +1,5 @@
+export * from "./client/batches.js";
+export * from "./client/call-policy.js";
 export * from "./client/clock.js";
 export * from "./client/errors.js";
 export * from "./client/futures.js";

@@ -5,6 +5,7 @@ import { replaceAtomically } from "../atomic-file.js";
 import { type Command, stringOption, UsageError } from "../command.js";
 import { checkOutputFile, RunDirectoryError } from "../run-directory.js";
 import { liveLockHolder } from "../run-lock.js";
+import { runAdvantages } from "../tinker-export-advantages.js";
 
 /**
  * A run that is still training, or that ended before its final weights, exports only part of its
@@ -68,7 +69,12 @@ Options:
     );
     let summary: Awaited<ReturnType<typeof exportRun>> | undefined;
     await replaceAtomically(outFile, async (draft) => {
-      summary = await exportRun({ runDirectory, format: format as ExportFormat, outFile: draft });
+      summary = await exportRun({
+        runDirectory,
+        format: format as ExportFormat,
+        outFile: draft,
+        advantages: await runAdvantages(runDirectory),
+      });
     });
     if (summary === undefined) throw new Error("export wrote nothing");
     for (const problem of summary.problems) io.stderr(`export: skipped ${problem.message}\n`);

@@ -1,7 +1,11 @@
 import { type Clock, systemClock } from "../client/clock.js";
 import { TinkerClient, type TinkerClientOptions } from "../client/tinker-client.js";
 import { FaultPlan } from "../server/fault-plan.js";
-import { TinkerTestServer } from "../server/test-server.js";
+import {
+  type TestServerMode,
+  TinkerTestServer,
+  type TinkerTestServerOptions,
+} from "../server/test-server.js";
 
 /** Base model name the test server serves in tests. */
 export const tinyModel = "hs/tiny-bag-bigram";
@@ -19,6 +23,27 @@ export function recordingClock(): Clock & { sleeps: number[] } {
   };
 }
 
+/**
+ * A fake clock: `now` is virtual time, `sleep` advances it at once (after a macrotask, so other work
+ * runs); `advance` moves it for time a server stood for (a `held` fault).
+ */
+export function fakeClock(): Clock & { sleeps: number[]; advance(milliseconds: number): void } {
+  const sleeps: number[] = [];
+  let now = 0;
+  return {
+    sleeps,
+    now: () => now,
+    advance: (milliseconds) => {
+      now += milliseconds;
+    },
+    sleep: async (milliseconds, signal) => {
+      sleeps.push(milliseconds);
+      await systemClock.sleep(0, signal);
+      now += milliseconds;
+    },
+  };
+}
+
 /** A started test server and a client with a session on it. */
 export async function startPair(
   options: {
@@ -26,6 +51,9 @@ export async function startPair(
     client?: Partial<TinkerClientOptions>;
     retrieveWaitMs?: number;
     defaultHeartbeat?: boolean;
+    mode?: TestServerMode;
+    server?: Partial<TinkerTestServerOptions>;
+    clock?: Clock & { sleeps: number[] };
   } = {},
 ): Promise<{
   server: TinkerTestServer;
@@ -37,10 +65,12 @@ export async function startPair(
   const server = new TinkerTestServer({
     baseModels: { [tinyModel]: { vocabSize: options.vocabSize ?? 8, seed: 3 } },
     faults,
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.retrieveWaitMs === undefined ? {} : { retrieveWaitMs: options.retrieveWaitMs }),
+    ...options.server,
   });
   const url = await server.start();
-  const clock = recordingClock();
+  const clock = options.clock ?? recordingClock();
   const heartbeat = options.defaultHeartbeat === true ? {} : { heartbeatIntervalMs: 60_000 };
   const client = new TinkerClient({ baseUrl: url, clock, ...heartbeat, ...options.client });
   await client.createSession();

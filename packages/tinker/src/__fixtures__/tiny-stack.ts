@@ -5,7 +5,7 @@ import { TinkerGrpoLearner } from "../learner/tinker-learner.js";
 import { TinkerSamplerPolicy } from "../policy/tinker-policy.js";
 import { ChatRenderer } from "../render/chat-renderer.js";
 import { capitalsHarness, createCapitalsBenchmark } from "../server/capitals-benchmark.js";
-import { TinkerTestServer } from "../server/test-server.js";
+import { type TestServerMode, TinkerTestServer } from "../server/test-server.js";
 
 /** Directory of the tiny test tokenizer. */
 export const tinyTokenizerDirectory = fileURLToPath(new URL("./tiny-tokenizer", import.meta.url));
@@ -13,12 +13,22 @@ export const tinyTokenizerDirectory = fileURLToPath(new URL("./tiny-tokenizer", 
 export const tinyBaseModel = "hs/tiny-capitals";
 
 /** A test server, a client, the tiny renderer, and a policy/learner pair on them. */
-export async function startTinyStack(options: { url?: string; learningRate?: number } = {}) {
+export async function startTinyStack(
+  options: {
+    url?: string;
+    learningRate?: number;
+    extraServerVocabulary?: number;
+    mode?: TestServerMode;
+  } = {},
+) {
   const renderer = await ChatRenderer.fromDirectory(tinyTokenizerDirectory);
-  const vocabSize = renderer.tokenizer.get_vocab(true).size;
+  const vocabSize = renderer.tokenizer.get_vocab(true).size + (options.extraServerVocabulary ?? 0);
   const server =
     options.url === undefined
-      ? new TinkerTestServer({ baseModels: { [tinyBaseModel]: { vocabSize, seed: 11 } } })
+      ? new TinkerTestServer({
+          baseModels: { [tinyBaseModel]: { vocabSize, seed: 11 } },
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
+        })
       : undefined;
   const url = options.url ?? (await server?.start()) ?? "";
   const client = new TinkerClient({ baseUrl: url });

@@ -32,8 +32,28 @@ export class TinkerRequestFailedError extends HarnessSError {
   readonly requestId: string;
 
   constructor(message: string, category: "unknown" | "server" | "user", requestId: string) {
-    super("HarnessSTinkerRequestFailedError", message, { isRetryable: category === "server" });
+    super("HarnessSTinkerRequestFailedError", `request ${requestId} failed (${category}): ${message}`, {
+      isRetryable: category === "server",
+    });
     this.category = category;
     this.requestId = requestId;
+  }
+}
+
+/** A logical call did not finish within its total deadline (`deadlineMs`, `--tinker-deadline`). */
+export class TinkerDeadlineError extends HarnessSError {
+  /** What was waited on, e.g. `/forward_backward request_12`. */
+  readonly waitedOn: string;
+  /** The deadline in milliseconds. */
+  readonly deadlineMs: number;
+
+  constructor(waitedOn: string, deadlineMs: number, lastState: string) {
+    super(
+      "HarnessSTinkerDeadlineError",
+      `${waitedOn}: no result within the deadline of ${Math.round(deadlineMs / 1000)} s (last: ${lastState}); raise it with deadlineMs / --tinker-deadline`,
+      { isRetryable: true },
+    );
+    this.waitedOn = waitedOn;
+    this.deadlineMs = deadlineMs;
   }
 }

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startPair, tinyModel } from "../__fixtures__/harness.js";
 import { type Datum, floatTensor, intTensor, tokensInput } from "../protocol/datum.js";
 import type { AdamParams } from "../protocol/requests.js";
-import type { TinkerTestServer } from "../server/test-server.js";
+import { type TestServerMode, type TinkerTestServer, testServerModes } from "../server/test-server.js";
 import { systemClock } from "./clock.js";
 import { TinkerConflictError, TinkerRequestFailedError } from "./errors.js";
 import type { TinkerClient } from "./tinker-client.js";
@@ -27,8 +27,9 @@ function crossEntropyDatum(tokens: number[]): Datum {
 }
 
 let open: { server: TinkerTestServer; client: TinkerClient }[] = [];
+let mode: TestServerMode = "tinker";
 async function pair(options: Parameters<typeof startPair>[0] = {}) {
-  const started = await startPair(options);
+  const started = await startPair({ mode, ...options });
   open.push(started);
   return started;
 }
@@ -41,7 +42,18 @@ afterEach(async () => {
   open = [];
 });
 
-describe("TinkerClient endpoints", () => {
+describe.each(testServerModes)("TinkerClient endpoints against the %s test server", (serverMode) => {
+  beforeEach(() => {
+    mode = serverMode;
+  });
+
+  it("starts with the SDK's handshake: client/config before create_session", async () => {
+    const { client, server } = await pair();
+    expect(server.received.map((request) => request.endpoint)).toEqual(["/client/config", "/create_session"]);
+    expect(server.received[0]?.body).toEqual({ sdk_version: "0.24.1" });
+    expect(client.clientConfig).toMatchObject({ pjwt_auth_enabled: false, fwdbwd_max_chunk_len: 1024 });
+  });
+
   it("answers healthz and the served base models", async () => {
     const { client } = await pair();
     expect(await client.healthz()).toEqual({ status: "ok" });
@@ -59,15 +71,16 @@ describe("TinkerClient endpoints", () => {
     const afterClose = session?.heartbeats;
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(session?.heartbeats).toBe(afterClose);
-    const { clock } = await pair({ defaultHeartbeat: true });
-    expect(clock.sleeps).toContain(10_000);
   });
 
   it("creates a model, reports it, and learns a sequence with cross_entropy", async () => {
     const { client } = await pair();
     const model = await client.createModel(tinyModel, { rank: 8, seed: 5 });
     const info = await client.getInfo(model.modelId);
-    expect(info.model_data.base_model).toBe(tinyModel);
+    expect(info.model_data.model_name).toBe(tinyModel);
+    expect(serverMode === "skyrl" ? info.status : info.lora_rank).toBe(
+      serverMode === "skyrl" ? "created" : 8,
+    );
     const datum = crossEntropyDatum([1, 2, 3, 4, 5]);
     const first = await client.forwardBackward(model, [datum], "cross_entropy");
     await client.optimStep(model, adam);
@@ -136,7 +149,11 @@ describe("TinkerClient endpoints", () => {
 });
 
 describe("seq_id ordering", () => {
-  it("runs a model's requests in seq_id order even when they arrive out of order", async () => {
+  beforeEach(() => {
+    mode = "tinker";
+  });
+
+  it("tinker: runs a model's requests in seq_id order even when they arrive out of order", async () => {
     const { client, server } = await pair();
     const model = await client.createModel(tinyModel, { rank: 4 });
     const datum = crossEntropyDatum([1, 2, 3]);
@@ -157,7 +174,17 @@ describe("seq_id ordering", () => {
     expect((result.body as { metrics: { grad_norm: number } }).metrics.grad_norm).toBeGreaterThan(0);
   });
 
-  it("answers 409 when a seq_id is reused with other data", async () => {
+  it("skyrl: runs requests in arrival order, whatever their seq_id", async () => {
+    const { client, server } = await pair({ mode: "skyrl" });
+    const model = await client.createModel(tinyModel, { rank: 4 });
+    const optimBody = { model_id: model.modelId, seq_id: 2, adam_params: adam };
+    await client.transport.send("POST", "/optim_step", optimBody);
+    expect(server.state.applied).toMatchObject({ optim_step: 1 });
+    expect(server.state.applied.forward_backward).toBeUndefined();
+  });
+
+  it.each(testServerModes)("%s: answers 409 when a seq_id is reused with other data", async (serverMode) => {
+    mode = serverMode;
     const { client } = await pair();
     const model = await client.createModel(tinyModel, { rank: 4 });
     await client.forwardBackward(model, [crossEntropyDatum([1, 2, 3])], "cross_entropy");

@@ -27,6 +27,7 @@ function scriptedFetch(script: Record<string, unknown[]>) {
 describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
   it("takes the model id from the create_model future, pausing while the queue is paused", async () => {
     const { fetchFunction, sent } = scriptedFetch({
+      "/client/config": [{ pjwt_auth_enabled: false }],
       "/create_session": [{ type: "create_session", session_id: "s-1" }],
       "/create_model": [{ request_id: "r-1" }],
       "/retrieve_future": [
@@ -60,6 +61,7 @@ describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
 
   it("raises a failed future with Tinker's category", async () => {
     const { fetchFunction } = scriptedFetch({
+      "/client/config": [{}],
       "/create_session": [{ session_id: "s-1" }],
       "/create_sampling_session": [{ sampling_session_id: "ss-1" }],
       "/asample": [{ request_id: "r-2" }],
@@ -80,14 +82,66 @@ describe("TinkerClient on Tinker-shaped replies (injected fetch)", () => {
   });
 
   it("names the field when a reply does not match its schema", async () => {
-    const { fetchFunction } = scriptedFetch({ "/create_session": [{ session: "s-1" }] });
+    const { fetchFunction } = scriptedFetch({
+      "/client/config": [{}],
+      "/create_session": [{ session: "s-1" }],
+    });
     const client = new TinkerClient({
       baseUrl: "https://tinker.example",
       fetch: fetchFunction,
       clock: recordingClock(),
     });
     await expect(client.createSession()).rejects.toThrow(
-      /field "session_id": reply of \/create_session does not match/,
+      /reply of \/create_session does not match its schema at session_id/,
     );
+  });
+
+  async function sampleFrom(result: unknown, maxTokens = 16) {
+    const { fetchFunction } = scriptedFetch({
+      "/client/config": [{}],
+      "/create_session": [{ session_id: "s-1" }],
+      "/create_sampling_session": [{ sampling_session_id: "ss-1" }],
+      "/asample": [{ request_id: "r-3" }],
+      "/retrieve_future": [result],
+    });
+    const client = new TinkerClient({
+      baseUrl: "https://tinker.example",
+      fetch: fetchFunction,
+      clock: recordingClock(),
+      heartbeatIntervalMs: 60_000,
+    });
+    await client.createSession();
+    const session = await client.createSamplingSession({ baseModel: "Qwen/Qwen3-8B" });
+    try {
+      return await client.sample(session, tokensInput([1, 2]), 1, { max_tokens: maxTokens });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("reads an unknown error category as unknown, as the SDK", async () => {
+    const failing = sampleFrom({ error: "quota", category: "billing" });
+    await expect(failing).rejects.toMatchObject({ category: "unknown", isRetryable: false });
+  });
+
+  it.each([[[-5]], [[1.5]]])("refuses token ids %j that no tokenizer has", async (tokens) => {
+    const failing = sampleFrom({ sequences: [{ stop_reason: "stop", tokens, logprobs: null }] });
+    await expect(failing).rejects.toThrow(
+      /reply of \/retrieve_future does not match its schema at sequences\.0\.tokens/,
+    );
+  });
+
+  it("refuses a sequence longer than max_tokens", async () => {
+    const tokens = Array.from({ length: 17 }, (_, index) => index);
+    const failing = sampleFrom({ sequences: [{ stop_reason: "length", tokens, logprobs: null }] });
+    await expect(failing).rejects.toThrow(/has 17 tokens, max_tokens was 16/);
+  });
+
+  it("stops reading a 2M-token reply to a 16-token request at the size asked for", async () => {
+    const tokens = Array.from({ length: 2_000_000 }, () => 7);
+    const started = performance.now();
+    const failing = sampleFrom({ sequences: [{ stop_reason: "length", tokens, logprobs: null }] });
+    await expect(failing).rejects.toThrow(/the reply has more than 66560 bytes/);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

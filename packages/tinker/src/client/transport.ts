@@ -1,30 +1,33 @@
 import { randomUUID } from "node:crypto";
 import { CancelledError, InvalidInputError } from "@hs/harness";
 import type { z } from "zod";
+import {
+  type CallDeadline,
+  type CallPolicy,
+  defaultCallPolicy,
+  lowLevelBackoffMs,
+  type WaitNotice,
+} from "./call-policy.js";
 import { type Clock, systemClock } from "./clock.js";
 import { TinkerApiError, TinkerConflictError } from "./errors.js";
 
-/** How the transport reaches the server and retries. */
-export interface TransportOptions {
-  /** Server root, e.g. `http://127.0.0.1:8000` (the `/api/v1` prefix is added). */
+/** How the transport reaches the server and retries (see `CallPolicy` for the rules). */
+export interface TransportOptions extends Partial<CallPolicy> {
+  /** Server root, `http://` or `https://`, e.g. `http://127.0.0.1:8000` (`/api/v1` is added). */
   baseUrl: string;
   /** Sent as `X-API-Key` (Tinker needs one; SkyRL does not check it). */
   apiKey?: string;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
-  /** Time source for backoff (default: the wall clock). */
+  /** Time source for backoff and deadlines (default: the wall clock). */
   clock?: Clock;
-  /** Attempts after the first for one HTTP call (default 6). */
-  maxRetries?: number;
-  /** First backoff in ms, doubled per attempt (default 200). */
-  initialBackoffMs?: number;
-  /** Longest backoff in ms (default 10,000). */
-  maxBackoffMs?: number;
-  /** Abort one HTTP attempt after this many ms (default 120,000). */
-  attemptTimeoutMs?: number;
+  /** Jitter source in [0, 1) (default Math.random). */
+  random?: () => number;
+  /** Called at least every `progressIntervalMs` while a call waits (e.g. a line on stderr). */
+  onProgress?: (notice: WaitNotice) => void;
 }
 
-/** One HTTP answer, after retries of connection errors, 429 and 5xx. */
+/** One HTTP answer. */
 export interface HttpAnswer {
   /** HTTP status. */
   status: number;
@@ -32,85 +35,136 @@ export interface HttpAnswer {
   body: unknown;
   /** Raw text of the body. */
   text: string;
-  /** The Retry-After header, when sent. */
-  retryAfter: string | null;
+  /** The Retry-After (or retry-after-ms) delay in ms, when sent. */
+  retryAfterMs: number | undefined;
 }
 
-/** Statuses a call retries with backoff (the SDK's `_base_client` rule, minus 409 and 408). */
-function isBackoffStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+/** Options of one HTTP call. */
+export interface SendOptions {
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** The logical call's deadline (retries stop there). */
+  deadline?: CallDeadline;
+  /** Longest body read (default the policy's `maxReplyBytes`). */
+  maxReplyBytes?: number;
+  /** Time limit of one attempt (default the policy's `attemptTimeoutMs`). */
+  attemptTimeoutMs?: number;
+  /** Low-level retries (default the policy's `maxRetries`; 0 for one attempt). */
+  maxRetries?: number;
+}
+
+/** Statuses a call retries with backoff (the SDK's `_base_client._should_retry`, minus 409). */
+function isRetriedStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** The answer of an attempt that is retried, kept for the error when the retries run out. */
+class RetriedAnswer {
+  constructor(readonly answer: HttpAnswer) {}
+}
+
+/** A reply longer than what was asked for: never retried. */
+export class ReplyTooLargeError extends TinkerApiError {}
+
+/** Refuses a base URL that is not absolute http(s), before any request. */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InvalidInputError(
+      `Tinker URL ${JSON.stringify(baseUrl)} is not a URL (expected http://HOST:PORT)`,
+      {
+        field: "baseUrl",
+      },
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidInputError(
+      `Tinker URL ${JSON.stringify(baseUrl)} uses ${url.protocol}; only http: and https: are spoken`,
+      { field: "baseUrl" },
+    );
+  }
+  return baseUrl.replace(/\/+$/, "");
 }
 
 /**
- * HTTP layer of the Tinker client: the `X-API-Key` header, one `X-Idempotency-Key` per logical
- * request reused on every retry (thinking-machines-lab/tinker `src/tinker/_base_client.py` keeps the
- * key across retries; `_client.py` names the header), exponential backoff on connection errors, 429
- * and 5xx (honouring Retry-After).
+ * HTTP layer of the Tinker client: `X-API-Key`, one fresh `X-Idempotency-Key` per call reused only by
+ * that call's own retries (thinking-machines-lab/tinker `src/tinker/_base_client.py` draws one per
+ * request in `_build_request`'s options; `_client.py` names the header), backoff on connection
+ * errors, 408, 429 and 5xx (Retry-After honoured), a time limit per attempt and a cap on reply size.
  */
 export class TinkerTransport {
   readonly baseUrl: string;
   readonly clock: Clock;
-  private readonly apiKey: string | undefined;
+  readonly policy: CallPolicy;
+  readonly random: () => number;
+  readonly onProgress: ((notice: WaitNotice) => void) | undefined;
+  private apiKey: string | undefined;
   private readonly fetchFunction: typeof fetch;
-  private readonly maxRetries: number;
-  private readonly initialBackoffMs: number;
-  private readonly maxBackoffMs: number;
-  private readonly attemptTimeoutMs: number;
   /** HTTP attempts made (for throughput figures). */
   attempts = 0;
   /** Milliseconds spent waiting on HTTP answers. */
   waitingMs = 0;
 
   constructor(options: TransportOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.baseUrl = checkBaseUrl(options.baseUrl);
     this.apiKey = options.apiKey;
     this.fetchFunction = options.fetch ?? fetch;
     this.clock = options.clock ?? systemClock;
-    this.maxRetries = options.maxRetries ?? 6;
-    this.initialBackoffMs = options.initialBackoffMs ?? 200;
-    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 120_000;
+    this.random = options.random ?? Math.random;
+    this.onProgress = options.onProgress;
+    const policy: CallPolicy = { ...defaultCallPolicy };
+    for (const key of Object.keys(defaultCallPolicy) as (keyof CallPolicy)[]) {
+      const value = options[key];
+      if (value !== undefined) policy[key] = value;
+    }
+    this.policy = policy;
   }
 
-  /** A fresh idempotency key for one logical request. */
+  /** Replaces the credential sent as `X-API-Key` (the JWT of `/auth/token`). */
+  setCredential(credential: string | undefined): void {
+    this.apiKey = credential;
+  }
+
+  /** A fresh idempotency key for one call. */
   newIdempotencyKey(): string {
     return `hs-tinker-${randomUUID()}`;
   }
 
-  /** Backoff before retry `attempt` (1-based). */
-  backoffMs(attempt: number, retryAfterMs: number | undefined): number {
-    const exponential = Math.min(this.maxBackoffMs, this.initialBackoffMs * 2 ** (attempt - 1));
-    return retryAfterMs === undefined ? exponential : Math.min(this.maxBackoffMs, retryAfterMs);
-  }
-
   /**
-   * Sends one logical request; retries connection errors, 429 and 5xx with the same idempotency key.
-   * Returns the first answer that is not retried (any status).
+   * One call: a fresh idempotency key, retried on connection errors, 408, 429 and 5xx with that
+   * key. Returns the first answer that is not retried (any status).
    */
   async send(
     method: "GET" | "POST",
     endpoint: string,
     body: unknown,
-    options: { idempotencyKey?: string; signal?: AbortSignal } = {},
+    options: SendOptions = {},
   ): Promise<HttpAnswer> {
-    const key = method === "POST" ? (options.idempotencyKey ?? this.newIdempotencyKey()) : undefined;
-    let lastError: unknown;
-    for (let attempt = 0; attempt <= this.maxRetries; attempt++) {
+    const key = method === "POST" ? this.newIdempotencyKey() : undefined;
+    const retries = options.maxRetries ?? this.policy.maxRetries;
+    let last: unknown;
+    for (let attempt = 0; attempt <= retries; attempt++) {
       if (options.signal?.aborted) throw new CancelledError();
       if (attempt > 0) {
-        const retryAfter = lastError instanceof RetryAfter ? lastError.milliseconds : undefined;
-        await this.clock.sleep(this.backoffMs(attempt, retryAfter), options.signal);
+        const retryAfter = last instanceof RetriedAnswer ? last.answer.retryAfterMs : undefined;
+        const pause = lowLevelBackoffMs(this.policy, attempt, retryAfter, this.random);
+        options.deadline?.update(`${describeFailure(last)}, retry ${attempt} of ${retries}`);
+        await this.clock.sleep(options.deadline?.pause(pause) ?? pause, options.signal);
       }
+      options.deadline?.check();
       try {
-        const answer = await this.attempt(method, endpoint, body, key, options.signal);
-        if (!isBackoffStatus(answer.status)) return answer;
-        lastError = new RetryAfter(answer, retryAfterMilliseconds(answer));
+        const answer = await this.attempt(method, endpoint, body, key, options);
+        if (!isRetriedStatus(answer.status)) return answer;
+        last = new RetriedAnswer(answer);
       } catch (error) {
         if (options.signal?.aborted) throw new CancelledError("cancelled", { cause: error });
-        lastError = error;
+        if (error instanceof ReplyTooLargeError) throw error;
+        last = error;
       }
     }
-    throw exhausted(endpoint, lastError, this.maxRetries);
+    throw exhausted(endpoint, last, retries);
   }
 
   /** Sends a request and parses a 200 answer with `schema`; any other status throws. */
@@ -119,40 +173,45 @@ export class TinkerTransport {
     endpoint: string,
     body: unknown,
     schema: z.ZodType<T>,
-    options: { idempotencyKey?: string; signal?: AbortSignal } = {},
+    options: SendOptions = {},
   ): Promise<T> {
     const answer = await this.send(method, endpoint, body, options);
     if (answer.status !== 200) throw statusError(endpoint, answer);
     return parseReply(endpoint, answer.body, schema);
   }
 
-  private async attempt(
+  /** One HTTP attempt, without retries (the futures loop decides itself). */
+  async attempt(
     method: "GET" | "POST",
     endpoint: string,
     body: unknown,
     idempotencyKey: string | undefined,
-    signal: AbortSignal | undefined,
+    options: SendOptions = {},
   ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.apiKey !== undefined) headers["X-API-Key"] = this.apiKey;
     if (idempotencyKey !== undefined) headers["X-Idempotency-Key"] = idempotencyKey;
-    if (method === "POST") headers["content-type"] = "application/json";
-    const timeout = AbortSignal.timeout(this.attemptTimeoutMs);
+    const binary = body instanceof Uint8Array;
+    if (method === "POST") headers["content-type"] = binary ? "application/x-protobuf" : "application/json";
+    const remaining = options.deadline?.remainingMs() ?? Number.POSITIVE_INFINITY;
+    const limit = Math.max(1, Math.min(options.attemptTimeoutMs ?? this.policy.attemptTimeoutMs, remaining));
+    const timeout = AbortSignal.timeout(limit);
+    const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     const started = this.clock.now();
     this.attempts++;
     try {
       const response = await this.fetchFunction(`${this.baseUrl}/api/v1${endpoint}`, {
         method,
         headers,
-        ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
-        signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+        ...(method === "POST" ? { body: binary ? body : JSON.stringify(body) } : {}),
+        signal,
       });
-      const text = await response.text();
+      const text = await readCapped(response, endpoint, options.maxReplyBytes ?? this.policy.maxReplyBytes);
       return {
         status: response.status,
         body: parseJson(text),
         text,
-        retryAfter: response.headers.get("retry-after"),
+        retryAfterMs: retryAfterMilliseconds(response.headers),
       };
     } finally {
       this.waitingMs += this.clock.now() - started;
@@ -160,17 +219,40 @@ export class TinkerTransport {
   }
 }
 
-class RetryAfter {
-  constructor(
-    readonly answer: HttpAnswer,
-    readonly milliseconds: number | undefined,
-  ) {}
+async function readCapped(response: Response, endpoint: string, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge(endpoint, declared, maxBytes);
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(endpoint, total, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
-function retryAfterMilliseconds(answer: HttpAnswer): number | undefined {
-  const header = answer.retryAfter;
-  if (header === null) return undefined;
-  const seconds = Number(header);
+function tooLarge(endpoint: string, bytes: number, maxBytes: number): ReplyTooLargeError {
+  return new ReplyTooLargeError(
+    `${endpoint}: the reply has more than ${maxBytes} bytes (${bytes} read), more than was asked for`,
+    { endpoint },
+  );
+}
+
+function retryAfterMilliseconds(headers: Headers): number | undefined {
+  const milliseconds = Number(headers.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
+  const seconds = Number(headers.get("retry-after") ?? Number.NaN);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
@@ -182,26 +264,46 @@ function parseJson(text: string): unknown {
   }
 }
 
-function exhausted(endpoint: string, lastError: unknown, retries: number): TinkerApiError {
-  if (lastError instanceof RetryAfter) {
+/** A short description of a failed attempt for progress lines and errors. */
+export function describeFailure(failure: unknown): string {
+  if (failure instanceof RetriedAnswer) return `HTTP ${failure.answer.status}`;
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+function exhausted(endpoint: string, last: unknown, retries: number): TinkerApiError {
+  if (last instanceof RetriedAnswer) {
     return new TinkerApiError(
-      `${endpoint}: HTTP ${lastError.answer.status} after ${retries} retries`,
-      { status: lastError.answer.status, endpoint, responseBody: lastError.answer.text.slice(0, 2000) },
+      `${endpoint}: HTTP ${last.answer.status} after ${retries} retries`,
+      { status: last.answer.status, endpoint, responseBody: last.answer.text.slice(0, 2000) },
       { isRetryable: true },
     );
   }
-  const reason = lastError instanceof Error ? lastError.message : String(lastError);
   return new TinkerApiError(
-    `${endpoint}: no answer after ${retries} retries (${reason})`,
+    `${endpoint}: no answer after ${retries} retries (${describeFailure(last)})`,
     { endpoint },
-    { cause: lastError, isRetryable: true },
+    { cause: last, isRetryable: true },
   );
+}
+
+/** The detail of an error body: FastAPI's string or list of `{loc, msg}` (422). */
+export function detailText(body: unknown): string | undefined {
+  const detail = (body as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((item) => {
+        const entry = item as { loc?: unknown; msg?: unknown };
+        const where = Array.isArray(entry.loc) ? entry.loc.join(".") : "";
+        return `${where}${where === "" ? "" : ": "}${String(entry.msg ?? JSON.stringify(item))}`;
+      })
+      .join("; ");
+  }
+  return undefined;
 }
 
 /** The error for a non-200 answer that is not retried. */
 export function statusError(endpoint: string, answer: HttpAnswer): TinkerApiError {
-  const detail = (answer.body as { detail?: unknown } | undefined)?.detail;
-  const text = typeof detail === "string" ? detail : answer.text.slice(0, 300);
+  const text = detailText(answer.body) ?? answer.text.slice(0, 300);
   const details = { status: answer.status, endpoint, responseBody: answer.text.slice(0, 2000) };
   if (answer.status === 409) {
     return new TinkerConflictError(`${endpoint}: HTTP 409 ${text}`, details);
@@ -216,7 +318,7 @@ export function parseReply<T>(endpoint: string, body: unknown, schema: z.ZodType
   const issue = parsed.error.issues[0];
   const field = issue === undefined ? undefined : issue.path.map(String).join(".");
   throw new InvalidInputError(
-    `reply of ${endpoint} does not match its schema: ${issue?.message ?? "invalid"}`,
+    `reply of ${endpoint} does not match its schema${field ? ` at ${field}` : ""}: ${issue?.message ?? "invalid"}`,
     {
       ...(field === undefined || field === "" ? {} : { field }),
     },

@@ -32,7 +32,7 @@ export interface ExportTool {
 export interface TrajectoryRecord {
   /** The trajectory. */
   trajectory: Trajectory;
-  /** Group-relative advantage: (reward - group mean) / group std, 0 when the group has no spread. */
+  /** Group-relative advantage, as the trainer computed it (GRPO: (r - mean) / (sample std + 1e-6)). */
   advantage: number;
   /** Group key: policy version and task. */
   group: string;
@@ -100,19 +100,38 @@ export function trajectoryTokens(
   });
 }
 
+/** Advantages of one group's rewards, in order (the trainer's `groupAdvantages`). */
+export type GroupAdvantages = (rewards: readonly number[]) => number[];
+
+/**
+ * GRPO's advantages as `@hs/rescue-grpo` computes them: (r - mean) / (sample std + 1e-6), 0 for a
+ * group of one. `hs export` passes the trainer's own function instead (this package may not import it).
+ */
+export const grpoAdvantages: GroupAdvantages = (rewards) => {
+  if (rewards.length < 2) return rewards.map(() => 0);
+  const mean = rewards.reduce((sum, value) => sum + value, 0) / rewards.length;
+  const variance = rewards.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (rewards.length - 1);
+  return rewards.map((reward) => (reward - mean) / (Math.sqrt(variance) + 1e-6));
+};
+
 /** Group-relative advantages over trajectories grouped by policy version and task. */
-export function withAdvantages(trajectories: readonly Trajectory[]): TrajectoryRecord[] {
+export function withAdvantages(
+  trajectories: readonly Trajectory[],
+  advantages: GroupAdvantages = grpoAdvantages,
+): TrajectoryRecord[] {
   const groups = new Map<string, Trajectory[]>();
   for (const trajectory of trajectories) {
     const key = `${trajectory.policyVersion}|${trajectory.taskId}`;
     groups.set(key, [...(groups.get(key) ?? []), trajectory]);
   }
-  return trajectories.map((trajectory) => {
-    const group = `${trajectory.policyVersion}|${trajectory.taskId}`;
-    const rewards = (groups.get(group) ?? []).map((member) => member.reward);
-    const mean = rewards.reduce((sum, value) => sum + value, 0) / rewards.length;
-    const variance = rewards.reduce((sum, value) => sum + (value - mean) ** 2, 0) / rewards.length;
-    const advantage = variance === 0 ? 0 : (trajectory.reward - mean) / Math.sqrt(variance);
-    return { trajectory, advantage, group };
-  });
+  const byTrajectory = new Map<Trajectory, number>();
+  for (const members of groups.values()) {
+    const values = advantages(members.map((member) => member.reward));
+    for (const [index, member] of members.entries()) byTrajectory.set(member, values[index] ?? 0);
+  }
+  return trajectories.map((trajectory) => ({
+    trajectory,
+    advantage: byTrajectory.get(trajectory) ?? 0,
+    group: `${trajectory.policyVersion}|${trajectory.taskId}`,
+  }));
 }

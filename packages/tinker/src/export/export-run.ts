@@ -5,6 +5,7 @@ import { parquetWriteBuffer } from "hyparquet-writer";
 import {
   conversationMessages,
   exportTool,
+  type GroupAdvantages,
   promptMessages,
   type TrajectoryRecord,
   trajectoryTokens,
@@ -35,6 +36,11 @@ export interface ExportRunOptions {
    * a caller with access to the benchmark's answers may supply them. Absent: `ground_truth` is null.
    */
   groundTruth?: (taskId: string) => string | undefined;
+  /**
+   * The trainer's group advantages (`groupAdvantages` of `@hs/rescue-grpo` with the run's method), so
+   * exported rows carry the advantages that were trained on. Absent: `(r - mean) / (sample std + 1e-6)`.
+   */
+  advantages?: GroupAdvantages;
 }
 
 /** What an export wrote. */
@@ -52,7 +58,7 @@ export async function exportRun(options: ExportRunOptions): Promise<ExportSummar
   const { records: trajectories, problems } = await readTrajectories(
     join(options.runDirectory, "trajectories.jsonl"),
   );
-  const records = withAdvantages(trajectories);
+  const records = withAdvantages(trajectories, options.advantages);
   await mkdir(dirname(options.outFile), { recursive: true });
   if (options.format === "verl") {
     const rows = firstPerTask(records);

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { meanReward, startTinyStack } from "../__fixtures__/tiny-stack.js";
 import { forwardBackwardRequestSchema, sampleRequestSchema } from "../protocol/requests.js";
 import { capitalsHarness } from "../server/capitals-benchmark.js";
+import { testServerModes } from "../server/test-server.js";
 
 const directories: string[] = [];
 afterAll(async () => {
@@ -30,38 +31,42 @@ function config(budget: number) {
 }
 
 describe("GRPO through the Tinker API (real HTTP, test server)", () => {
-  it("raises the reward of the tiny model, with sampler weights refreshed after every update", async () => {
-    const stack = await startTinyStack();
-    const outDirectory = await mkdtemp(join(tmpdir(), "hs-tinker-grpo-"));
-    directories.push(outDirectory);
-    try {
-      const { tasks } = await stack.benchmark.loadTasks({ split: "train" });
-      const before = await meanReward(stack.benchmark, stack.policy, tasks, 16);
-      const steps: StepMetrics[] = [];
-      const summary = await trainGrpo(
-        { ...stack, tasks, outDirectory, onStep: (metrics) => steps.push(metrics) },
-        config(8 * 4 * 12),
-      );
-      const after = await meanReward(stack.benchmark, stack.policy, tasks, 16);
-      expect(summary.steps).toBe(12);
-      expect(stack.learner.updates).toBe(12);
-      expect(stack.policy.version).toBe("tinker-12");
-      expect(stack.policy.samplerPath).toMatch(
-        /^tinker:\/\/model_\d+\/sampler_weights\/capitals-sampler-000012$/,
-      );
-      expect(before).toBeLessThan(0.25);
-      expect(after).toBeGreaterThan(before + 0.4);
-      expect(stack.server?.state.applied.optim_step).toBe(
-        steps.filter((step) => step.groupsTrained > 0).length,
-      );
-      const checkpoint = JSON.parse(
-        await readFile(join(summary.finalCheckpoint, "tinker-checkpoint.json"), "utf8"),
-      );
-      expect(checkpoint.trainingPath).toMatch(/^tinker:\/\/model_\d+\/weights\/capitals-state-000012$/);
-    } finally {
-      await stack.close();
-    }
-  }, 90_000);
+  it.each(testServerModes)(
+    "raises the reward of the tiny model, with sampler weights refreshed after every update (%s test server)",
+    async (mode) => {
+      const stack = await startTinyStack({ mode });
+      const outDirectory = await mkdtemp(join(tmpdir(), "hs-tinker-grpo-"));
+      directories.push(outDirectory);
+      try {
+        const { tasks } = await stack.benchmark.loadTasks({ split: "train" });
+        const before = await meanReward(stack.benchmark, stack.policy, tasks, 16);
+        const steps: StepMetrics[] = [];
+        const summary = await trainGrpo(
+          { ...stack, tasks, outDirectory, onStep: (metrics) => steps.push(metrics) },
+          config(8 * 4 * 12),
+        );
+        const after = await meanReward(stack.benchmark, stack.policy, tasks, 16);
+        expect(summary.steps).toBe(12);
+        expect(stack.learner.updates).toBe(12);
+        expect(stack.policy.version).toBe("tinker-12");
+        expect(stack.policy.samplerPath).toMatch(
+          /^tinker:\/\/model_\d+\/sampler_weights\/capitals-sampler-000012$/,
+        );
+        expect(before).toBeLessThan(0.25);
+        expect(after).toBeGreaterThan(before + 0.4);
+        expect(stack.server?.state.applied.optim_step).toBe(
+          steps.filter((step) => step.groupsTrained > 0).length,
+        );
+        const checkpoint = JSON.parse(
+          await readFile(join(summary.finalCheckpoint, "tinker-checkpoint.json"), "utf8"),
+        );
+        expect(checkpoint.trainingPath).toMatch(/^tinker:\/\/model_\d+\/weights\/capitals-state-000012$/);
+      } finally {
+        await stack.close();
+      }
+    },
+    90_000,
+  );
 
   it("never sends gold to the sampler: no prompt holds the capital of its task", async () => {
     const stack = await startTinyStack();

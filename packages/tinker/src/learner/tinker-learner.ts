@@ -133,7 +133,10 @@ export class TinkerGrpoLearner implements LearnerV1 {
 
   async save(directory: string): Promise<void> {
     const model = await this.trainingModel();
-    const trainingPath = await this.options.client.saveWeights(model, this.checkpointName("state"));
+    // unchanged since the last save (a final checkpoint right after a periodic one): saving the same
+    // name again would be refused by SkyRL (409, the checkpoint exists), so the saved path is reused
+    const trainingPath =
+      this.heldCheckpoint ?? (await this.options.client.saveWeights(model, this.checkpointName("state")));
     const checkpoint: z.infer<typeof tinkerCheckpointSchema> = {
       format: "hs-tinker-checkpoint",
       formatVersion: 1,

@@ -37,6 +37,27 @@ describe("TinkerSamplerPolicy", () => {
       await stack.close();
     }
   });
+
+  it("refuses a sampled token id the tokenizer does not have, naming it", async () => {
+    // the server's model has 500 more token ids than the tokenizer: some samples land outside it
+    const stack = await startTinyStack({ extraServerVocabulary: 500 });
+    try {
+      const view = {
+        messages: [{ role: "user" as const, content: "capital peru" }],
+        tools: [],
+        actionFormat: "text" as const,
+      };
+      let refused: unknown;
+      for (let seed = 0; seed < 20 && refused === undefined; seed++) {
+        await stack.policy.act(view, { seed }).catch((error: unknown) => {
+          refused = error;
+        });
+      }
+      expect(String(refused)).toMatch(/asample answered token id \d+, which the tokenizer does not have/);
+    } finally {
+      await stack.close();
+    }
+  });
 });
 
 describe("parseToolCallBlocks", () => {

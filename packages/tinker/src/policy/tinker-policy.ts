@@ -1,5 +1,6 @@
 import type { PolicyAction, PolicyActOptions, PolicyV1, PolicyView } from "@hs/harness";
 import { z } from "zod";
+import { TinkerApiError } from "../client/errors.js";
 import type { SamplingSessionHandle, TinkerClient } from "../client/tinker-client.js";
 import { tokensInput } from "../protocol/datum.js";
 import type { ChatRenderer } from "../render/chat-renderer.js";
@@ -103,7 +104,16 @@ export class TinkerSamplerPolicy implements PolicyV1 {
     );
     this.calls++;
     const sequence = result.sequences[0];
-    if (sequence === undefined) throw new Error("asample answered no sequence");
+    if (sequence === undefined)
+      throw new TinkerApiError("asample answered no sequence", { endpoint: "/asample" });
+    const unknown = sequence.tokens.find(
+      (id) => (renderer.tokenizer.id_to_token(id) ?? undefined) === undefined,
+    );
+    if (unknown !== undefined) {
+      throw new TinkerApiError(`asample answered token id ${unknown}, which the tokenizer does not have`, {
+        endpoint: "/asample",
+      });
+    }
     const logprobs = sequence.logprobs ?? [];
     const last = sequence.tokens[sequence.tokens.length - 1];
     const endsWithStop = last !== undefined && renderer.stopTokenIds.includes(last);

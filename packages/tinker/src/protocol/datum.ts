@@ -53,9 +53,14 @@ export const datumSchema = z.object({
 /** One training example. */
 export type Datum = z.infer<typeof datumSchema>;
 
-/** Loss functions the server computes (SkyRL `ForwardBackwardInput.loss_fn`). */
+/**
+ * Loss functions a server computes: the SDK's `LossFnType` (thinking-machines-lab/tinker
+ * `src/tinker/types/loss_fn_type.py`: cross_entropy, importance_sampling, ppo, cispo, dro) and SkyRL's
+ * `ForwardBackwardInput.loss_fn` (adds gspo, ppo_critic, dppo).
+ */
 export const lossFunctionSchema = z.enum([
   "cross_entropy",
+  "dro",
   "importance_sampling",
   "ppo",
   "gspo",

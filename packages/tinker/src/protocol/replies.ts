@@ -65,21 +65,38 @@ export const createModelResultSchema = z.object({
   type: z.string().optional(),
 });
 
-/** Reply of /get_info. */
+/**
+ * Reply of /get_info: the SDK's `GetInfoResponse` (thinking-machines-lab/tinker
+ * `src/tinker/types/_pydantic_types/get_info_response.py`: `model_data{arch, model_name, tokenizer_id}`,
+ * `is_lora`, `lora_rank`, `model_name`, all optional but `model_id`) and SkyRL's `ModelInfoResponse`
+ * (`status`, `model_data{base_model, lora_config, model_name}`).
+ */
 export const modelInfoReplySchema = z.object({
   /** The model. */
   model_id: z.string(),
-  /** Lifecycle status. */
-  status: z.string(),
+  /** Discriminator (SDK). */
+  type: z.literal("get_info").nullable().optional(),
+  /** Lifecycle status (SkyRL only). */
+  status: z.string().nullable().optional(),
   /** What the model is. */
   model_data: z.object({
-    /** Base model. */
-    base_model: z.string(),
-    /** LoRA settings. */
-    lora_config: loraConfigSchema.nullable().optional(),
-    /** Display name. */
+    /** Architecture (SDK). */
+    arch: z.string().nullable().optional(),
+    /** Model name (both). */
     model_name: z.string().nullable().optional(),
+    /** Tokenizer to load for this model (SDK). */
+    tokenizer_id: z.string().nullable().optional(),
+    /** Base model (SkyRL). */
+    base_model: z.string().nullable().optional(),
+    /** LoRA settings (SkyRL). */
+    lora_config: loraConfigSchema.partial().nullable().optional(),
   }),
+  /** Whether the model is a LoRA adapter (SDK). */
+  is_lora: z.boolean().nullable().optional(),
+  /** LoRA rank (SDK). */
+  lora_rank: z.number().int().nullable().optional(),
+  /** Model name (SDK). */
+  model_name: z.string().nullable().optional(),
 });
 
 /** Reply of /create_sampling_session. */
@@ -88,10 +105,17 @@ export const createSamplingSessionReplySchema = z.object({
   sampling_session_id: z.string(),
 });
 
-/** Reply of GET /get_server_capabilities. */
+/** Reply of GET /get_server_capabilities (SDK `get_server_capabilities_response.py`: both fields optional). */
 export const serverCapabilitiesReplySchema = z.object({
   /** Base models the server can train and sample. */
-  supported_models: z.array(z.object({ model_name: z.string() })),
+  supported_models: z.array(
+    z.object({
+      /** Model name. */
+      model_name: z.string().nullable().optional(),
+      /** Longest context in tokens. */
+      max_context_length: z.number().int().nullable().optional(),
+    }),
+  ),
 });
 
 /** Reply of GET /healthz. */
@@ -110,12 +134,24 @@ export const tryAgainReplySchema = z.object({
   queue_state: z.enum(["active", "paused_capacity", "paused_rate_limit"]).optional(),
 });
 
-/** A future that failed (Tinker: HTTP 200 with this body; SkyRL: HTTP 400 `{detail}`). */
+/** Categories of a failed request (SDK `request_error_category.py`). */
+export const requestErrorCategories = ["unknown", "server", "user"] as const;
+
+/**
+ * A future that failed (Tinker: HTTP 200 with this body; SkyRL: HTTP 400 `{detail}`). A category the
+ * client does not know is read as `unknown`, as the SDK's `api_future_impl.py` does.
+ */
 export const requestFailedReplySchema = z.object({
   /** What went wrong. */
   error: z.string(),
   /** `unknown`, `server` or `user`: only `server` failures are worth re-sending. */
-  category: z.enum(["unknown", "server", "user"]),
+  category: z
+    .unknown()
+    .optional()
+    .transform(
+      (value): (typeof requestErrorCategories)[number] =>
+        requestErrorCategories.find((known) => known === value) ?? "unknown",
+    ),
 });
 
 /** Result of forward_backward. */
@@ -167,7 +203,7 @@ export const sampledSequenceSchema = z.object({
   /** `stop` (a stop token or string) or `length` (max_tokens). */
   stop_reason: z.enum(["stop", "length"]),
   /** Generated token ids (the stop token included when one ended it). */
-  tokens: z.array(z.number().int()),
+  tokens: z.array(z.number().int().nonnegative()),
   /** Log-probability of each generated token. */
   logprobs: z.array(z.number()).nullable().optional(),
 });
@@ -185,3 +221,71 @@ export const sampleResultSchema = z.object({
 });
 /** Result of asample. */
 export type SampleResult = z.infer<typeof sampleResultSchema>;
+
+/** Reply of /client/config: the server's feature flags (SDK `client_config_response.py`, defaults there). */
+export const clientConfigReplySchema = z.object({
+  /** Exchange the API key for a JWT at /auth/token before any other call. */
+  pjwt_auth_enabled: z.boolean().default(false),
+  /** Where the credential comes from (`api_key` or `credential_cmd`). */
+  credential_default_source: z.string().default("api_key"),
+  /** Most datums per forward_backward request. */
+  fwdbwd_max_chunk_len: z.number().int().positive().default(1024),
+  /** Most estimated bytes per forward_backward request. */
+  fwdbwd_max_chunk_bytes_count: z.number().int().positive().default(5_000_000),
+  /** Chunks of one batch may be sent in parallel (this client sends them in order). */
+  parallel_fwdbwd_chunks: z.boolean().default(true),
+  /** zstd-compress protobuf forward_backward bodies (not spoken by this client). */
+  proto_compress_fwdbwd: z.boolean().default(false),
+  /** Do not retry sampling requests. */
+  sample_no_retries: z.boolean().default(false),
+});
+/** The server's feature flags. */
+export type ClientConfig = z.infer<typeof clientConfigReplySchema>;
+
+/** Reply of /auth/token (SDK `auth_token_response.py`). */
+export const authTokenReplySchema = z.object({
+  /** Short-lived JWT, sent as `X-API-Key` on later calls. */
+  jwt: z.string().min(1),
+});
+
+/** Reply of /weights_info (SDK `weights_info_response.py`, SkyRL `WeightsInfoResponse`). */
+export const weightsInfoReplySchema = z.object({
+  /** Base model of the checkpoint. */
+  base_model: z.string(),
+  /** Whether it is a LoRA adapter. */
+  is_lora: z.boolean(),
+  /** LoRA rank. */
+  lora_rank: z.number().int().nullable().optional(),
+  /** Trained parts (SDK). */
+  train_unembed: z.boolean().nullable().optional(),
+  /** Trained parts (SDK). */
+  train_mlp: z.boolean().nullable().optional(),
+  /** Trained parts (SDK). */
+  train_attn: z.boolean().nullable().optional(),
+});
+
+/** Reply of GET /samplers/{id} (SDK `get_sampler_response.py`). */
+export const samplerReplySchema = z.object({
+  /** The sampling session. */
+  sampler_id: z.string(),
+  /** Its base model. */
+  base_model: z.string(),
+  /** Its weights, when not the base model. */
+  model_path: z.string().nullable().optional(),
+});
+
+/** Reply of /unload_model: a future (SkyRL) or the model id (SDK `unload_model_response.py`). */
+export const unloadModelReplySchema = z.object({
+  /** The unloaded model. */
+  model_id: z.string().optional(),
+  /** Future of the unload (SkyRL). */
+  request_id: z.string().optional(),
+  /** Discriminator. */
+  type: z.literal("unload_model").nullable().optional(),
+});
+
+/** Reply of /telemetry (SDK `telemetry_response.py`). */
+export const telemetryReplySchema = z.object({
+  /** `accepted`. */
+  status: z.literal("accepted"),
+});

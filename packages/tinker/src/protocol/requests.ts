@@ -86,7 +86,10 @@ export const forwardBackwardRequestSchema = z.object({
   }),
 });
 
-/** Adam settings of one optimiser step. */
+/**
+ * Adam settings of one optimiser step (SDK `optim_step_request.py` `AdamParams`; its defaults are
+ * `sdkAdamDefaults`, and the client always sends all six fields).
+ */
 export const adamParamsSchema = z.object({
   /** Learning rate. */
   learning_rate: z.number().nonnegative(),
@@ -101,6 +104,16 @@ export const adamParamsSchema = z.object({
   /** Global gradient-norm clip, 0 for none (SDK field; SkyRL ignores it). */
   grad_clip_norm: z.number().min(0).optional(),
 });
+
+/** The SDK's `AdamParams` defaults, filled in for fields a caller leaves out. */
+export const sdkAdamDefaults = {
+  learning_rate: 0.0001,
+  beta1: 0.9,
+  beta2: 0.95,
+  eps: 1e-12,
+  weight_decay: 0,
+  grad_clip_norm: 0,
+} as const;
 /** Adam settings. */
 export type AdamParams = z.infer<typeof adamParamsSchema>;
 
@@ -112,6 +125,8 @@ export const optimStepRequestSchema = z.object({
   seq_id: z.number().int().nonnegative().nullable().optional(),
   /** Adam settings. */
   adam_params: adamParamsSchema,
+  /** Discriminator (the SDK sends it). */
+  type: z.literal("optim_step").optional(),
 });
 
 /** POST /save_weights (training state: weights and optimiser). */
@@ -178,9 +193,9 @@ export const samplingParamsSchema = z.object({
   max_tokens: z.number().int().positive(),
   /** Seed (null: random). */
   seed: z.number().int().nullable().optional(),
-  /** Stop token ids, or stop strings (never mixed). */
+  /** Stop token ids, stop strings (never mixed), or one stop string (SDK `sampling_params.py`). */
   stop: z
-    .union([z.array(z.number().int()), z.array(z.string())])
+    .union([z.string(), z.array(z.number().int()), z.array(z.string())])
     .nullable()
     .optional(),
   /** Temperature. */
@@ -221,4 +236,33 @@ export const sampleRequestSchema = z.object({
 export const retrieveFutureRequestSchema = z.object({
   /** The request id a mutating call answered. */
   request_id: z.string(),
+});
+
+/** POST /client/config (SDK `client_config_request.py`). */
+export const clientConfigRequestSchema = z.object({
+  /** SDK version the flags are resolved for. */
+  sdk_version: z.string(),
+});
+
+/** POST /auth/token: an empty object (the credential travels in `X-API-Key`). */
+export const authTokenRequestSchema = z.object({});
+
+/** POST /weights_info. */
+export const weightsInfoRequestSchema = z.object({
+  /** `tinker://MODEL/weights/NAME`. */
+  tinker_path: z.string(),
+});
+
+/** POST /unload_model (SDK `unload_model_request.py`). */
+export const unloadModelRequestSchema = z.object({
+  /** Model to unload. */
+  model_id: z.string(),
+  /** Discriminator. */
+  type: z.literal("unload_model").optional(),
+});
+
+/** POST /telemetry: batches of SDK events; the servers only acknowledge them. */
+export const telemetryRequestSchema = z.object({
+  /** Events. */
+  events: z.array(z.unknown()).optional(),
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -135,6 +135,19 @@ describe("ChatRenderer loading", () => {
       );
       await writeFile(join(directory, "tokenizer_config.json"), "{not json");
       await expect(ChatRenderer.fromDirectory(directory)).rejects.toThrow(/tokenizer_config\.json: not JSON/);
+      const tiny = JSON.parse(await readFile(join(tinyDirectory, "tokenizer_config.json"), "utf8"));
+      await copyFile(join(tinyDirectory, "tokenizer.json"), join(directory, "tokenizer.json"));
+      await writeFile(
+        join(directory, "tokenizer_config.json"),
+        JSON.stringify({ ...tiny, chat_template: undefined }),
+      );
+      await expect(ChatRenderer.fromDirectory(directory)).rejects.toThrow(
+        /tokenizer_config\.json, field "chat_template": no chat template \(and no .*chat_template\.jinja\)/,
+      );
+      await writeFile(join(directory, "chat_template.jinja"), "{% for m in messages %}{{ m.content ");
+      await expect(ChatRenderer.fromDirectory(directory)).rejects.toThrow(
+        /chat_template\.jinja, field "chat_template": the chat template does not parse/,
+      );
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

@@ -62,7 +62,13 @@ export class ChatRenderer {
     const text =
       typeof source === "string" ? source : source?.find((entry) => entry.name === "default")?.template;
     if (text === undefined) throw new InvalidInputError("no chat template", { field: "chat_template" });
-    this.template = new Template(text);
+    try {
+      this.template = new Template(text);
+    } catch (error) {
+      throw new InvalidInputError(`the chat template does not parse: ${(error as Error).message}`, {
+        field: "chat_template",
+      });
+    }
     const eos = tokenText(tokenizerConfig.eos_token);
     const stops = [...(eos === undefined ? [] : [eos]), ...(options.stopTokens ?? [])];
     this.stopTokenIds = stops.map((stop) => {
@@ -101,7 +107,19 @@ export class ChatRenderer {
     const config = hasTemplateFile
       ? { ...parsed.data, chat_template: await readFile(templatePath, "utf8") }
       : parsed.data;
-    return new ChatRenderer(tokenizerJson as object, config, options);
+    try {
+      return new ChatRenderer(tokenizerJson as object, config, options);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      const reason = error.message.replace(/^field "[^"]*": /, "");
+      const inTemplateFile = hasTemplateFile && error.location.field === "chat_template";
+      const missing = reason === "no chat template" ? ` (and no ${templatePath})` : "";
+      throw new InvalidInputError(
+        `${reason}${missing}`,
+        { file: inTemplateFile ? templatePath : configPath, field: error.location.field ?? "" },
+        { cause: error },
+      );
+    }
   }
 
   /** The template's text for `messages` (with the assistant's generation prompt when asked). */

@@ -5,11 +5,15 @@
  * - `429` / `500` / `503`: the call answers that status without doing anything;
  * - `drop-before`: the connection is destroyed before the request is read into the server's state;
  * - `drop-after`: the request is applied, then the connection is destroyed before the answer;
- * - `slow`: the queued request's future stays pending for `delayMs`.
+ * - `slow`: the queued request's future stays pending for `delayMs`;
+ * - `held`: retrieve_future answers what the mode answers for a pending future after holding the
+ *   poll `holdMs` (SkyRL's 408 after 300 s, Tinker's try_again), reported to `onHold` instead of
+ *   waited (a test's fake clock advances by it).
  */
 export type Fault =
   | { kind: "try_again" | "408" | "410" | "429" | "500" | "503" | "drop-before" | "drop-after" }
-  | { kind: "slow"; delayMs: number };
+  | { kind: "slow"; delayMs: number }
+  | { kind: "held"; holdMs: number };
 
 /** A queue of faults per endpoint (e.g. `/forward_backward`). */
 export class FaultPlan {

@@ -51,6 +51,8 @@ export class ServerState {
   readonly trainingCheckpoints = new Map<string, TinyWeights>();
   readonly samplerCheckpoints = new Map<string, TinyWeights>();
   readonly samplingSessions = new Map<string, string>();
+  /** Checkpoints whose save is queued (SkyRL records them before the future). */
+  readonly pendingCheckpoints = new Set<string>();
   readonly futures = new Map<string, FutureRecord>();
   /** (model, seq_id) -> request data and request id, to dedup retries and refuse reuse (409). */
   readonly sequence = new Map<string, { data: string; requestId: string }>();
@@ -90,9 +92,10 @@ export class ServerState {
   }
 
   /**
-   * Queues `run` as a future of `modelId`. A known (model, seq_id) with the same data answers the
-   * first request id (a retry); with other data, 409 (as SkyRL `create_future`). Requests with a
-   * seq_id run in seq_id order.
+   * Queues `run` as a future of `modelId`. With `dedupe`, a known (model, seq_id) with the same data
+   * answers the first request id (a retry); with other data, 409 (as SkyRL `create_future`). With
+   * `ordered` (Tinker), requests with a seq_id run in seq_id order and wait for a gap to fill;
+   * without it (SkyRL), in arrival order.
    */
   enqueue(
     modelId: string,
@@ -100,10 +103,11 @@ export class ServerState {
     data: unknown,
     run: () => unknown,
     delayMs: number,
+    rules: { dedupe: boolean; ordered: boolean } = { dedupe: true, ordered: true },
   ): string {
     const model = this.model(modelId);
     const serialized = JSON.stringify(data);
-    if (seqId !== null && seqId !== undefined) {
+    if (rules.dedupe && seqId !== null && seqId !== undefined) {
       const known = this.sequence.get(`${modelId}:${seqId}`);
       if (known !== undefined) {
         if (known.data !== serialized)
@@ -114,11 +118,14 @@ export class ServerState {
     const future: FutureRecord = { id: this.nextId("request"), readyAt: this.now() + delayMs, done: false };
     this.futures.set(future.id, future);
     const execute = () => this.execute(model, future, run);
-    if (seqId === null || seqId === undefined) {
+    if (seqId !== null && seqId !== undefined && rules.dedupe) {
+      this.sequence.set(`${modelId}:${seqId}`, { data: serialized, requestId: future.id });
+    }
+    if (seqId === null || seqId === undefined || !rules.ordered) {
       execute();
+      if (seqId !== null && seqId !== undefined) model.nextSeqId = Math.max(model.nextSeqId, seqId + 1);
       return future.id;
     }
-    this.sequence.set(`${modelId}:${seqId}`, { data: serialized, requestId: future.id });
     model.waiting.set(seqId, execute);
     this.drain(model);
     return future.id;
@@ -179,6 +186,17 @@ export class ServerState {
     return { metrics: { grad_norm: gradNorm } };
   }
 
+  /** Refuses a checkpoint name the model already has (SkyRL `create_checkpoint`: 409). */
+  checkNewCheckpoint(modelId: string, kind: "weights" | "sampler_weights", name: string): void {
+    const model = this.model(modelId);
+    const path = `tinker://${model.id}/${kind}/${name}`;
+    const known = kind === "weights" ? this.trainingCheckpoints : this.samplerCheckpoints;
+    if (known.has(path) || this.pendingCheckpoints.has(path)) {
+      throw new HttpRefusal(409, `Checkpoint '${name}' already exists for model '${model.id}'`);
+    }
+    this.pendingCheckpoints.add(path);
+  }
+
   saveWeights(request: z.infer<typeof saveWeightsRequestSchema>): unknown {
     const model = this.model(request.model_id);
     const path = `tinker://${model.id}/weights/${request.path}`;
@@ -189,11 +207,16 @@ export class ServerState {
 
   saveWeightsForSampler(request: z.infer<typeof saveWeightsForSamplerRequestSchema>): unknown {
     const model = this.model(request.model_id);
-    const name = request.path ?? `ss${request.sampling_session_seq_id}_seq${request.seq_id}`;
+    const name = samplerCheckpointName(request);
     const path = `tinker://${model.id}/sampler_weights/${name}`;
     this.samplerCheckpoints.set(path, copyTinyWeights(model.weights));
     this.count("save_weights_for_sampler");
-    return { path, type: "save_weights_for_sampler" };
+    if (request.path !== null && request.path !== undefined)
+      return { path, type: "save_weights_for_sampler" };
+    // an ephemeral sampler: a sampling session bound to these weights (SkyRL `save_weights_for_sampler`)
+    const samplingSessionId = this.nextId("sampling");
+    this.samplingSessions.set(samplingSessionId, path);
+    return { path, sampling_session_id: samplingSessionId, type: "save_weights_for_sampler" };
   }
 
   /** Checks load_weights before queueing: only as a model's first request (as SkyRL and Tinker). */
@@ -244,7 +267,8 @@ export class ServerState {
 
   sample(weights: TinyWeights, request: z.infer<typeof sampleRequestSchema>): unknown {
     const params = request.sampling_params;
-    const stop = (params.stop ?? []).filter((value): value is number => typeof value === "number");
+    const stops = typeof params.stop === "string" ? [params.stop] : (params.stop ?? []);
+    const stop = stops.filter((value): value is number => typeof value === "number");
     const prompt = flattenModelInput(request.prompt);
     const seed = params.seed ?? Math.floor(Math.random() * 2 ** 31);
     const sequences = Array.from({ length: request.num_samples }, (_, index) =>
@@ -259,4 +283,9 @@ export class ServerState {
     this.count("sample");
     return { sequences, prompt_logprobs: null, type: "sample" };
   }
+}
+
+/** The checkpoint name of a sampler save: its path, or SkyRL's `ss{N}_seq{M}` for an ephemeral one. */
+export function samplerCheckpointName(request: z.infer<typeof saveWeightsForSamplerRequestSchema>): string {
+  return request.path ?? `ss${request.sampling_session_seq_id}_seq${request.seq_id}`;
 }
