@@ -118,7 +118,7 @@ async function evaluateOn(
   const { policy, release } =
     baseModel === undefined
       ? await embeddedEvaluation(benchmark, spec, seed)
-      : await openTinkerEvaluation(args, baseModel);
+      : await openTinkerEvaluation(args, baseModel, io.stderr);
   const rankOneFile = stringOption(args, "rank1");
   const profilesFile = stringOption(args, "profiles");
   const pool = rankOneFile === undefined ? null : await readPoolFor(benchmark, resolve(rankOneFile));

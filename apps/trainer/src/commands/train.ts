@@ -209,7 +209,7 @@ ${tinkerUsage}
       const { policy, learner, release } =
         baseModel === undefined
           ? await embeddedStack()
-          : await openTinkerStack(args, baseModel, `train-${method}-${seed}`);
+          : await openTinkerStack(args, baseModel, `train-${method}-${seed}`, io.stderr);
       io.stderr(
         `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
