@@ -17,6 +17,7 @@ describe("SWE-Gym gold replay", () => {
     const rows = [unknown, unknown, { ...unknown, instance_id: "elsewhere__lib-2", FAIL_TO_PASS: [] }];
     writeFileSync(file, rows.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
     const benchmark = await createSweGym({ repos: directory, cacheGrades: false });
+    if (benchmark.goldReplay === undefined) throw new Error("SWE-Gym offers no gold replay");
     const report = await benchmark.goldReplay({ tasks: { path: file } });
     expect(report.total).toBe(1);
     expect(report.failures[0]?.reason).toMatch(/no spec for elsewhere\/lib/);
