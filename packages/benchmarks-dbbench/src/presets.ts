@@ -96,12 +96,13 @@ export const v02Preset: HarnessConfig = parseHarnessConfig({
       },
       {
         tool: "commit_final_answer",
-        // the capture keeps the colon: the harness trims captures, AgentBench does not (`" Giza"` reaches
-        // its grader with the space), so the environment takes the text after the colon as v0.2 does;
-        // its own argument name tells it from an FC call's string
+        // the capture keeps the colon and is not trimmed: AgentBench takes `group(1)` as it is (v0.2
+        // task.py lines 123-125), so `" Giza"` and a trailing no-break space reach the grader; the
+        // environment takes the text after the colon; its own argument name tells it from an FC string
         pattern: `^(?!${firstActionIsOperation})[\\s\\S]*?\\nFinal Answer(:[^\\n]*)`,
         flags: "",
         arguments: { [v02AnswerArgument]: 1 },
+        trim: false,
       },
     ],
   },

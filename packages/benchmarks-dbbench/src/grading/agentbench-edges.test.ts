@@ -1,8 +1,9 @@
-import type { Task } from "@hs/harness";
+import { parseAction, type Task } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { createDbBench } from "../create-dbbench.js";
 import type { DbBenchRecord } from "../data/dbbench-record.js";
 import { v02AnswerArgument } from "../environment.js";
+import { v02Preset } from "../presets.js";
 import { fcCommitOfArguments, gradeFcToolArguments } from "./fc-commit.js";
 import { gradeFcAnswer, gradeV02Answer } from "./grade-answer.js";
 
@@ -63,6 +64,19 @@ describe("whitespace at the end of the answer line: v0.2 grades the text untrimm
   });
   it("passes 'Giza ' against the label 'Giza ' (line 197 compares the text with its space)", () => {
     expect(gradeV02Answer("Giza ", ["Giza "])).toBe(true);
+  });
+  it("gives the same verdicts through the v0.2 preset's reply parsing (the answer line is not trimmed)", async () => {
+    const throughPreset = async (reply: string, label: string[]) => {
+      const parsed = parseAction(v02Preset.actionFormat, { content: reply, logprob: null }, "0");
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return episode({ label, type: ["other"] }, "auto", parsed.calls);
+    };
+    expect((await throughPreset('Action: Answer\nFinal Answer: ["Giza"]\u00a0', ["Giza"])).success).toBe(
+      false,
+    );
+    expect((await throughPreset('Action: Answer\nFinal Answer: ["12"]\x0b', ["12"])).success).toBe(false);
+    expect((await throughPreset("Action: Answer\nFinal Answer:Giza ", ["Giza "])).success).toBe(true);
+    expect((await throughPreset('Action: Answer\nFinal Answer: ["Giza"]', ["Giza"])).success).toBe(true);
   });
 });
 

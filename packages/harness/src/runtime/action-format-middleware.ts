@@ -17,7 +17,7 @@ function parseTextAction(
     for (const [name, group] of Object.entries(rule.arguments)) {
       const value = typeof group === "number" ? match[group] : match.groups?.[group];
       if (value === undefined) return { ok: false, reason: `the action for ${rule.tool} has no ${name}` };
-      args[name] = value.trim();
+      args[name] = rule.trim === false ? value : value.trim();
     }
     return { ok: true, calls: [{ id: callId, name: rule.tool, arguments: args }] };
   }

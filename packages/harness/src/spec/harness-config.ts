@@ -47,6 +47,11 @@ export const textActionRuleSchema = strictSection({
   flags: z.string().regex(/^[dgimsuvy]*$/),
   /** Argument name -> capture group (number or name) of the match; each must exist in `pattern`. */
   arguments: z.record(z.string(), z.union([z.number().int().nonnegative(), z.string()])),
+  /**
+   * Whether captured text is trimmed of surrounding whitespace (absent: true). `false` passes it exactly
+   * as matched, for a protocol whose grader reads the raw text.
+   */
+  trim: z.boolean().optional(),
 }).superRefine((rule, context) => {
   for (const problem of missingCaptureGroups(rule.pattern, rule.flags, rule.arguments)) {
     context.addIssue({ code: "custom", path: ["arguments", problem.argument], message: problem.message });
