@@ -122,6 +122,27 @@ describe("harness-made calls", () => {
     expect(trajectory.success).toBe(true);
   });
 
+  it("holds a non-terminal call that submitMatch counts as a submit, with captures from the held call itself", async () => {
+    const config = harness((draft) => {
+      draft.verification = {
+        enabled: true,
+        prompt: "Held.",
+        maxChecks: 1,
+        submitMatch: { tool: "lookup", argument: "key", pattern: "^done-", flags: "" },
+        calls: {
+          captureTool: "lookup",
+          capture: { source: "argument", argument: "key", pattern: "^done-(?<key>\\w+)$", flags: "" },
+          calls: [{ tool: "lookup", arguments: { key: "{key}" } }],
+        },
+      };
+    });
+    const policy = createScriptedPolicy(["lookup: done-france", "lookup: done-france", "answer: Paris"]);
+    const trajectory = await runEpisode({ task: france, benchmark, harness: config, policy, seed: 1 });
+    expect(policy.views[1]?.messages.at(-1)?.content).toBe("Held.\n\n[harness ran lookup: france]\nParis");
+    expect(trajectory.steps[0]?.executed).toEqual([]);
+    expect(policy.views[2]?.messages.at(-1)?.content).toBe("Error: no such key: done-france");
+  });
+
   it("rejects a harness call of a terminal tool before the episode starts", async () => {
     const config = harness((draft) => {
       draft.context.prelude = { header: "", calls: [{ tool: "submit", arguments: { answer: "x" } }] };
@@ -131,6 +152,24 @@ describe("harness-made calls", () => {
       (error: unknown) =>
         InvalidInputError.isInstance(error) && /context\.prelude\.calls\.0\.tool/.test(JSON.stringify(error)),
     );
+  });
+
+  it("a macro step may use the task's metadata", async () => {
+    const config = harness((draft) => {
+      draft.tools.macros = [
+        {
+          name: "own",
+          description: "Look up this task's key.",
+          parameters: { type: "object", properties: {} },
+          steps: [{ tool: "lookup", arguments: { key: "{metadata.key}" } }],
+        },
+      ];
+      if (draft.actionFormat.kind === "text")
+        draft.actionFormat.rules.unshift({ tool: "own", pattern: "^own$", flags: "m", arguments: {} });
+    });
+    const policy = createScriptedPolicy(["own", "answer: Paris"]);
+    const trajectory = await runEpisode({ task: france, benchmark, harness: config, policy, seed: 1 });
+    expect(trajectory.steps[0]?.executed[0]?.call.arguments).toEqual({ key: "france" });
   });
 
   it("renders and reads back a harness call", () => {

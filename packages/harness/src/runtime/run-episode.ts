@@ -88,7 +88,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
   let exposure: ReturnType<typeof createToolExposure>;
   let initial: ChatMessage[];
   try {
-    exposure = createToolExposure(harness.tools, environment.tools);
+    exposure = createToolExposure(harness.tools, environment.tools, task.metadata);
     assertHarnessCallTools(harness, environment.tools);
     initial = renderInitialMessages(harness.prompt, task, exposure.visible);
   } catch (error) {
@@ -154,11 +154,16 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
   /** The captures of the most recent policy call of `tool` that matches the check's capture source. */
   const checkCaptures = (
     current: readonly TrajectoryStep["executed"][number][],
+    held: ToolCall,
   ): Record<string, string> | null => {
     const section = harness.verification.calls;
     if (!section) return null;
     if (section.captureTool === undefined) return {};
-    const earlier = [...state.steps.flatMap((step) => step.executed), ...current];
+    const earlier = [
+      ...state.steps.flatMap((step) => step.executed),
+      ...current,
+      { call: held, result: { content: "", isError: false, done: false } },
+    ];
     for (let index = earlier.length - 1; index >= 0; index--) {
       const entry = earlier[index];
       if (entry === undefined || entry.call.name !== section.captureTool) continue;
@@ -256,7 +261,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
             checks += 1;
             events.push({ type: "verification", step: index, detail: `submit held for check ${checks}` });
             text = held;
-            const captures = checkCaptures(executed);
+            const captures = checkCaptures(executed, call);
             const section = harness.verification.calls;
             if (section && captures !== null) {
               const calls = expandHarnessCalls(

@@ -184,6 +184,24 @@ export const verificationSectionSchema = strictSection({
    * results are shown below `prompt`. Absent or null: the prompt alone.
    */
   calls: checkCallsSchema.nullable().optional(),
+  /**
+   * A non-terminal call that also counts as a submit for the check, matched on one argument (AppWorld
+   * completes a task inside code: `apis.supervisor.complete_task(` in `execute`'s `code`). Absent: only
+   * terminal tools are submits.
+   */
+  submitMatch: z
+    .strictObject({
+      /** The tool. */
+      tool: z.string(),
+      /** The argument matched. */
+      argument: z.string(),
+      /** Regular expression source matched against the argument. */
+      pattern: regexSourceSchema,
+      /** Flags of the expression. */
+      flags: z.string().regex(/^[dgimsuvy]*$/),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** The fix directions of directional evolution; each owns one section of the config. */
