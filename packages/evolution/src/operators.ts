@@ -436,6 +436,7 @@ export const harnessCallOperators: readonly MutationOperator[] = [
             draft.verification.prompt = check.prompt;
             draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
             draft.verification.calls = structuredClone(check.calls);
+            if (check.submitMatch !== undefined) draft.verification.submitMatch = { ...check.submitMatch };
           });
     },
   },

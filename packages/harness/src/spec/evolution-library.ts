@@ -37,7 +37,14 @@ export interface EvolutionLibrary {
    * Checks with calls the verification operator `add-check-calls` may set: what the check runs before a
    * held submit (the tests, a read-back of changed rows) and shows. Absent: none.
    */
-  checkCalls?: { prompt: string; calls: CheckCalls }[];
+  checkCalls?: {
+    /** The check's prompt (template field `{answer}`). */
+    prompt: string;
+    /** What the check runs and shows. */
+    calls: CheckCalls;
+    /** A non-terminal call that counts as a submit (`verification.submitMatch`), when the protocol has one. */
+    submitMatch?: NonNullable<HarnessConfig["verification"]["submitMatch"]>;
+  }[];
   /** Step budgets the budget operator `set-steps` may choose. Absent: none. */
   stepBudgets?: number[];
 }
