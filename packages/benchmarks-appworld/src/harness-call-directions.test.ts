@@ -41,7 +41,9 @@ describe("AppWorld harness-call directions", () => {
     const first = policy.views[1]?.messages.at(-1)?.content ?? "";
     expect(first).toMatch(/^Execution failed[\s\S]*needs an access_token from notes\.login/);
     expect(first).toContain("Not logged in to notes: its APIs need access_token from apis.notes.login(");
-    expect(first).toMatch(/\[harness ran execute: print\(apis\.notes\.login\([^\n]*\]\n\{'access_token': '/);
+    expect(first).toMatch(
+      /\[harness ran execute: notes_token = apis\.notes\.login\([^\n]*\]\nlogged in to notes: the access token is in notes_token/,
+    );
     const second = policy.views[2]?.messages.at(-1)?.content ?? "";
     expect(second).toContain("The call of apis.notes.show_profile was refused");
     expect(second).toMatch(/"api_name": "show_profile"|'api_name': 'show_profile'/);

@@ -7,9 +7,12 @@ export const lastApiCallPattern = "[\\s\\S]*apis\\.(?<app>[a-z_]+)\\.(?<api>[a-z
 /** A call of `apis.supervisor.complete_task(` in code: AppWorld's submit. */
 export const completeTaskPattern = "apis\\.supervisor\\.complete_task\\(";
 
-/** Code that logs in to `{app}` with the supervisor's email and that app's password, and prints the token. */
+/**
+ * Code that logs in to `{app}` with the supervisor's email and that app's password and keeps the token
+ * in `{app}_token` (the variable name the embedded grammar's own login uses), then says so.
+ */
 const loginCode =
-  "print(apis.{app}.login(username=apis.supervisor.show_profile()['email'], password=next(account['password'] for account in apis.supervisor.show_account_passwords() if account['account_name'] == '{app}')))";
+  "{app}_token = apis.{app}.login(username=apis.supervisor.show_profile()['email'], password=next(account['password'] for account in apis.supervisor.show_account_passwords() if account['account_name'] == '{app}'))['access_token']\nprint('logged in to {app}: the access token is in {app}_token')";
 
 /** Code that prints every page of a list API (page_index from 0 until a page comes back empty). */
 const allPagesCode = [
@@ -46,7 +49,7 @@ export const appworldHarnessCallLibrary: Required<
       resultPattern: "needs an access_token from",
       resultFlags: "",
       capture: { source: "result", pattern: "from (?<app>[a-z_]+)\\.login", flags: "" },
-      note: "Not logged in to {app}: its APIs need access_token from apis.{app}.login(username=<the supervisor's email>, password=<the {app} password from apis.supervisor.show_account_passwords()>). The harness logged in for you:",
+      note: "Not logged in to {app}: its APIs need access_token from apis.{app}.login(username=<the supervisor's email>, password=<the {app} password from apis.supervisor.show_account_passwords()>). The harness logged in for you (pass access_token={app}_token):",
       calls: [{ tool: executeToolName, arguments: { code: loginCode } }],
       maxPerEpisode: 3,
     },
