@@ -38,12 +38,30 @@ describe("DBBench harness-call directions", () => {
     ]);
     const trajectory = await runEpisode({ task: query, benchmark: bench, harness: config, policy, seed: 1 });
     const shown = policy.views[1]?.messages.at(-1)?.content ?? "";
-    expect(shown).toContain(`[]\n\nNo rows matched: the value you filtered \`${header}\` on`);
+    expect(shown).toContain("[]\n\nNo rows matched: a value you filtered on may be written differently");
     expect(shown).toContain(
       `[harness ran execute_sql: SELECT DISTINCT \`${header}\` FROM \`${table}\` LIMIT 30;]\n[(`,
     );
     expect(trajectory.steps[0]?.executed).toHaveLength(1);
+    expect(trajectory.steps[0]?.harnessCalls).toHaveLength(1);
     expect(trajectory.steps[0]?.harnessCalls?.[0]?.result.isError).toBe(false);
+  });
+
+  it("with an AND, the follow-up lists the first and the last condition's columns", async () => {
+    const table = String(query.metadata.tableName);
+    const [first, second] = query.metadata.headers as string[];
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = [dbbenchHarnessCallLibrary.followUps[0]!];
+    });
+    const policy = createScriptedPolicy([
+      sql(`SELECT * FROM \`${table}\` WHERE \`${first}\` = 'x' AND \`${second}\` = 'no such value';`),
+      answer,
+    ]);
+    const trajectory = await runEpisode({ task: query, benchmark: bench, harness: config, policy, seed: 1 });
+    expect(trajectory.steps[0]?.harnessCalls?.map((entry) => entry.call.arguments.query)).toEqual([
+      `SELECT DISTINCT \`${first}\` FROM \`${table}\` LIMIT 30;`,
+      `SELECT DISTINCT \`${second}\` FROM \`${table}\` LIMIT 30;`,
+    ]);
   });
 
   it("the prelude shows each column's distinct values before the first step", async () => {

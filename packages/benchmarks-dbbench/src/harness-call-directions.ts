@@ -3,9 +3,12 @@ import type { EvolutionLibrary } from "@hs/harness";
 /** The table of a DBBench task, as its public metadata names it. */
 const table = "`{metadata.tableName}`";
 
-/** The column a query's first WHERE condition filters on (`WHERE \`Venue\` = 'x'`, `WHERE Venue LIKE ...`). */
+/**
+ * The column a query's first WHERE condition filters on (`WHERE \`Venue\` = 'x'`, `WHERE Venue LIKE ...`)
+ * as `column`, and the column of its last `AND` condition, when it has one, as `last`.
+ */
 export const filteredColumnPattern =
-  "\\bWHERE\\s+`?(?<column>[^`=<>!\\n]+?)`?\\s*(?:=|!=|<>|<=|>=|<|>|\\bLIKE\\b|\\bIN\\b)";
+  "\\bWHERE\\s+`?(?<column>[^`=<>!\\n]+?)`?\\s*(?:=|!=|<>|<=|>=|<|>|\\bLIKE\\b|\\bIN\\b)(?:[\\s\\S]*\\bAND\\s+`?(?<last>[^`=<>!\\n]+?)`?\\s*(?:=|!=|<>|<=|>=|<|>|\\bLIKE\\b|\\bIN\\b))?";
 
 /**
  * Directions that change what the policy sees and can do on DBBench (not what it is told): calls the
@@ -37,9 +40,10 @@ export const dbbenchHarnessCallLibrary: Required<
       resultPattern: "^\\s*\\[\\s*\\]\\s*$",
       resultFlags: "",
       capture: { source: "argument", argument: "query", pattern: filteredColumnPattern, flags: "i" },
-      note: "No rows matched: the value you filtered `{column}` on may be written differently there. The harness listed the values of `{column}`:",
+      note: "No rows matched: a value you filtered on may be written differently in the table. The harness listed the values of the columns you filtered on:",
       calls: [
         { tool: "execute_sql", arguments: { query: `SELECT DISTINCT \`{column}\` FROM ${table} LIMIT 30;` } },
+        { tool: "execute_sql", arguments: { query: `SELECT DISTINCT \`{last}\` FROM ${table} LIMIT 30;` } },
       ],
       maxPerEpisode: 2,
     },
