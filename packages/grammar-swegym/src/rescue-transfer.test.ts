@@ -55,9 +55,6 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
       withoutStepCount(decisionAt(base, ["kind:edit"])),
     );
     const rewrite = decisionAt(sibling, ["kind:edit", line]).options[0]?.label ?? "";
-    const other =
-      decisionAt(sibling, ["kind:edit"]).options.find((option) => option.label !== line)?.label ?? "";
-    const otherRewrite = decisionAt(sibling, ["kind:edit", other]).options[0]?.label ?? "";
     const { before, after } = await rescueUpdate(grammar, [
       { view: sibling, labels: ["kind:edit", line, rewrite], advantage: 1 },
       // the sibling's failed rollout of the group searched instead
