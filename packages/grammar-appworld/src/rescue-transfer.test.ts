@@ -1,4 +1,4 @@
-import { harnessCallMarker, type PolicyView } from "@hs/harness";
+import { type ActionGrammarV1, harnessCallMarker, type PolicyView } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
 import { decisionProbability, rescueUpdate } from "./__fixtures__/rescue-transfer.js";
@@ -13,6 +13,23 @@ function completed(view: PolicyView, prefix: readonly string[]): string[] {
   for (let step = grammar.next(view, chosen); !step.done; step = grammar.next(view, chosen))
     chosen.push(step.decision.options[0]?.label ?? "");
   return chosen;
+}
+
+/** The grammar with some features always 0 (an ablation: the decision without its shared features). */
+function without(names: readonly string[]): ActionGrammarV1 {
+  const zeroed = names.map((name) => (grammar.featureNames ?? []).indexOf(name));
+  return {
+    ...grammar,
+    next(view, chosen) {
+      const step = grammar.next(view, chosen);
+      if (step.done) return step;
+      const options = step.decision.options.map((option) => ({
+        label: option.label,
+        features: option.features.map((value, index) => (zeroed.includes(index) ? 0 : value)),
+      }));
+      return { done: false, decision: { name: step.decision.name, options } };
+    },
+  };
 }
 
 function kindFeatures(view: PolicyView, label: string): readonly number[] {
@@ -58,5 +75,45 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
     ]);
     const page = (policy: typeof before) => decisionProbability(policy, grammar, base, [], "kind:page");
     expect(page(after)).toBeGreaterThan(page(before) + 0.01);
+  });
+
+  it("logging in after an unauthorized reply (a note-only sibling named the cause; the base harness shows the 401 alone)", async () => {
+    const views = episode("contactrelcount_1").views as PolicyView[];
+    const withPasswords = views[5] as PolicyView;
+    const refused =
+      'Execution failed. Traceback:\n  File "<cell>", line 1, in <module>\nException: Response status code is 401:\n{"message": "phone.show_contacts needs an access_token from phone.login."}';
+    const call = {
+      role: "assistant" as const,
+      content: "I page through the contacts.\n```python\nprint(apis.phone.show_contacts(page_index=0))\n```",
+    };
+    const base: PolicyView = {
+      ...withPasswords,
+      messages: [...withPasswords.messages, call, { role: "user", content: refused }],
+    };
+    const sibling: PolicyView = {
+      ...withPasswords,
+      messages: [
+        ...withPasswords.messages,
+        call,
+        {
+          role: "user",
+          content: `${refused}\n\nNot logged in to phone: log in with apis.phone.login(...) first.`,
+        },
+      ],
+    };
+    for (const view of [base, sibling])
+      expect(kindFeatures(view, "kind:login")[names.indexOf("kind:login-after-unauthorized")]).toBe(1);
+    const group = [
+      { view: sibling, labels: completed(sibling, ["kind:login"]), advantage: 1 },
+      { view: sibling, labels: completed(sibling, ["kind:complete"]), advantage: -1 },
+    ];
+    const rise = async (scoring: ActionGrammarV1) => {
+      const { before, after } = await rescueUpdate(scoring, group);
+      const login = (policy: typeof before) => decisionProbability(policy, scoring, base, [], "kind:login");
+      return login(after) / login(before);
+    };
+    const shared = await rise(grammar);
+    expect(shared).toBeGreaterThan(1.02);
+    expect(shared).toBeGreaterThan(await rise(without(["kind:login-after-unauthorized"])));
   });
 });
