@@ -1,4 +1,5 @@
 import type { EvolutionLibrary } from "@hs/harness";
+import { appworldHarnessCallLibrary } from "./harness-call-directions.js";
 import { executeToolName } from "./presets.js";
 
 /** Texts and macros for directional evolution, in the terms of AppWorld's code protocol. */
@@ -22,7 +23,12 @@ export const appworldLibrary: EvolutionLibrary = {
   verificationPrompts: [
     "Before completing the task, print what you changed or the answer {answer} and check it against the instruction; then complete the task again.",
   ],
+  preludes: appworldHarnessCallLibrary.preludes,
+  followUps: appworldHarnessCallLibrary.followUps,
+  checkCalls: appworldHarnessCallLibrary.checkCalls,
+  stepBudgets: appworldHarnessCallLibrary.stepBudgets,
   macros: [
+    ...appworldHarnessCallLibrary.macros,
     {
       name: "show_app_apis",
       description: "List the APIs of one app.",

@@ -25,6 +25,11 @@ export {
 } from "./environment.js";
 export { appworldLibrary } from "./evolution-library.js";
 export { appworldConventions } from "./failure-conventions.js";
+export {
+  appworldHarnessCallLibrary,
+  completeTaskPattern,
+  lastApiCallPattern,
+} from "./harness-call-directions.js";
 export { parseTaskIds, type TaskIdLine } from "./load-task-ids.js";
 export {
   type AppWorldMetrics,

@@ -1,4 +1,5 @@
 import type { EvolutionLibrary } from "@hs/harness";
+import { dbbenchHarnessCallLibrary } from "./harness-call-directions.js";
 
 /**
  * The hint texts of the DBBench library that the embedded policy's grammar (`@hs/grammar-dbbench`,
@@ -91,7 +92,8 @@ export const dbbenchLibrary: EvolutionLibrary = {
     dbbenchCheckPrompts.againstQuestion,
     dbbenchCheckPrompts.readBackChange,
   ],
-  macros: [],
+  // directions that change what the policy sees and can do (harness-made calls, macros, budgets)
+  ...dbbenchHarnessCallLibrary,
   fenceAliases: { sql: ["sql", "SQL", "mysql"] },
   emptyResult: {
     // the raw MySQL reply of AgentBench's DB task when no row matches

@@ -43,6 +43,7 @@ export {
   hashFromAnswerMd5,
   type LabelCell,
 } from "./grading/grade-answer.js";
+export { dbbenchHarnessCallLibrary, filteredColumnPattern } from "./harness-call-directions.js";
 export { observableCategory } from "./observable-category.js";
 export { benchmarkPlugin } from "./plugin.js";
 export { dbbenchPresets, fcPreset, fcSystemPrompt, v02InstructionPrompt, v02Preset } from "./presets.js";

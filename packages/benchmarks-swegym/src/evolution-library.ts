@@ -1,4 +1,5 @@
 import type { EvolutionLibrary } from "@hs/harness";
+import { sweGymHarnessCallLibrary } from "./harness-call-directions.js";
 
 /** Texts and macros the evolution operators draw from, phrased for a repository-fixing agent. */
 export const sweGymLibrary: EvolutionLibrary = {
@@ -20,7 +21,12 @@ export const sweGymLibrary: EvolutionLibrary = {
   verificationPrompts: [
     "Before submitting, run the tests that cover the code you changed and check the issue's example now works. Submit again to confirm.",
   ],
+  preludes: sweGymHarnessCallLibrary.preludes,
+  followUps: sweGymHarnessCallLibrary.followUps,
+  checkCalls: sweGymHarnessCallLibrary.checkCalls,
+  stepBudgets: sweGymHarnessCallLibrary.stepBudgets,
   macros: [
+    ...sweGymHarnessCallLibrary.macros,
     {
       name: "run_tests",
       description: "Run the repository's test suite quietly.",

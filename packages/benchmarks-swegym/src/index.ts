@@ -15,6 +15,7 @@ export * from "./failure-conventions.js";
 export * from "./grading/grade-log.js";
 export * from "./grading/log-parsers.js";
 export * from "./grading/markers.js";
+export * from "./harness-call-directions.js";
 export * from "./mini-swe-agent-prompts.js";
 export { benchmarkPlugin, default } from "./plugin.js";
 export * from "./presets.js";

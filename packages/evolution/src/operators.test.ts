@@ -42,7 +42,65 @@ const library = {
       steps: [{ tool: "lookup", arguments: { key: "{key}" } }],
     },
   ],
+  preludes: [{ header: "The harness looked first:", calls: [{ tool: "dump", arguments: {} }] }],
+  followUps: [
+    {
+      tools: ["lookup"],
+      resultPattern: "^no such key",
+      resultFlags: "",
+      note: "That key does not exist; the harness listed the table:",
+      calls: [{ tool: "dump", arguments: {} }],
+      maxPerEpisode: 1,
+    },
+  ],
+  checkCalls: [
+    {
+      prompt: "About to answer {answer}; the harness looked the key up again:",
+      calls: {
+        captureTool: "lookup",
+        capture: { source: "argument" as const, argument: "key", pattern: "^(?<key>\\w+)$", flags: "" },
+        calls: [{ tool: "lookup", arguments: { key: "{key}" } }],
+      },
+    },
+  ],
+  stepBudgets: [4, 12],
 };
+
+describe("harness-call operators", () => {
+  const context = (seed: number) => ({
+    random: createRandom(seed),
+    library,
+    toolNames: ["lookup", "dump", "submit"],
+  });
+  const named = (name: string) =>
+    builtinOperators.find((operator) => operator.name === name) as MutationOperator;
+
+  it("add-prelude, add-follow-up and add-check-calls set the library's harness calls in their own section", () => {
+    const prelude = applyOperator(named("add-prelude"), lookupTextHarness, context(1));
+    expect(prelude?.context.prelude).toEqual(library.preludes[0]);
+    expect(applyOperator(named("add-prelude"), prelude as HarnessConfig, context(2))).toBeNull();
+    const followUp = applyOperator(named("add-follow-up"), lookupTextHarness, context(1));
+    expect(followUp?.errorRecovery.followUps).toEqual(library.followUps);
+    const check = applyOperator(named("add-check-calls"), lookupTextHarness, context(1));
+    expect(check?.verification).toMatchObject({
+      enabled: true,
+      maxChecks: 1,
+      calls: library.checkCalls[0]?.calls,
+    });
+    expect(applyOperator(named("set-steps"), lookupTextHarness, context(1))?.budget.maxSteps).toBeOneOf([
+      4, 12,
+    ]);
+  });
+
+  it("does not apply where the library offers nothing", () => {
+    for (const name of ["add-prelude", "add-follow-up", "add-check-calls", "set-steps"]) {
+      expect(
+        applyOperator(named(name), lookupTextHarness, { ...context(1), library: genericLibrary }),
+        name,
+      ).toBeNull();
+    }
+  });
+});
 
 describe("direction operators", () => {
   it("every direction has operators", () => {

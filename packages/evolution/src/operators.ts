@@ -110,8 +110,8 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The built-in operators, by direction. Each edits only its direction's section. */
-export const builtinOperators: readonly MutationOperator[] = [
+/** The text and config operators, by direction. Each edits only its direction's section. */
+const sectionOperators: readonly MutationOperator[] = [
   {
     name: "add-hint",
     direction: "guidance",
@@ -379,6 +379,86 @@ export const builtinOperators: readonly MutationOperator[] = [
     },
   },
 ];
+
+/**
+ * Operators that change what the policy can see and do rather than what it is told: harness-made calls
+ * before the first step, after a matching result and before a held submit, and the step budget.
+ */
+export const harnessCallOperators: readonly MutationOperator[] = [
+  {
+    name: "add-prelude",
+    direction: "context",
+    apply(config, { random, library }) {
+      const current = canonicalJson(config.context.prelude ?? null);
+      const prelude = pick(
+        (library.preludes ?? []).filter((entry) => canonicalJson(entry) !== current),
+        random,
+      );
+      return prelude === undefined
+        ? null
+        : edit(config, (draft) => {
+            draft.context.prelude = structuredClone(prelude);
+          });
+    },
+  },
+  {
+    name: "add-follow-up",
+    direction: "error-recovery",
+    apply(config, { random, library }) {
+      const present = new Set((config.errorRecovery.followUps ?? []).map((entry) => canonicalJson(entry)));
+      const followUp = pick(
+        (library.followUps ?? []).filter((entry) => !present.has(canonicalJson(entry))),
+        random,
+      );
+      return followUp === undefined
+        ? null
+        : edit(config, (draft) => {
+            draft.errorRecovery.followUps = [
+              ...(draft.errorRecovery.followUps ?? []),
+              structuredClone(followUp),
+            ];
+          });
+    },
+  },
+  {
+    name: "add-check-calls",
+    direction: "verification",
+    apply(config, { random, library }) {
+      const current = canonicalJson(config.verification.calls ?? null);
+      const check = pick(
+        (library.checkCalls ?? []).filter((entry) => canonicalJson(entry.calls) !== current),
+        random,
+      );
+      return check === undefined
+        ? null
+        : edit(config, (draft) => {
+            draft.verification.enabled = true;
+            draft.verification.prompt = check.prompt;
+            draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
+            draft.verification.calls = structuredClone(check.calls);
+            if (check.submitMatch !== undefined) draft.verification.submitMatch = { ...check.submitMatch };
+          });
+    },
+  },
+  {
+    name: "set-steps",
+    direction: "budget",
+    apply(config, { random, library }) {
+      const steps = pick(
+        (library.stepBudgets ?? []).filter((value) => value !== config.budget.maxSteps),
+        random,
+      );
+      return steps === undefined
+        ? null
+        : edit(config, (draft) => {
+            draft.budget.maxSteps = steps;
+          });
+    },
+  },
+];
+
+/** The built-in operators, by direction: the section operators, then the harness-call operators. */
+export const builtinOperators: readonly MutationOperator[] = [...sectionOperators, ...harnessCallOperators];
 
 /** The built-in operators of one direction. */
 export function operatorsOf(direction: FixDirection): MutationOperator[] {

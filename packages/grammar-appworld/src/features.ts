@@ -51,6 +51,12 @@ export const featureNames = [
   "answer:literal",
   "field:relevance",
   "field:numeric",
+  // behaviours a sibling induces, read from the view alone, so they have the same value under every
+  // harness (prior 0): on kind:login, the last cell was refused for want of a valid access token of an
+  // app whose password the view shows
+  "kind:login-after-unauthorized",
+  // on kind:doc, the last cell's call of an API was refused (a wrong name or argument) and its doc is not shown
+  "kind:doc-after-refusal",
 ] as const;
 
 /** A feature name. */

@@ -94,12 +94,35 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
   };
 }
 
+/** The app whose access token the last cell lacked (a 401 reply), when the view shows its password. */
+function unauthorizedApp(context: ViewContext): string | null {
+  const last = context.cells.at(-1);
+  if (last?.failed !== true) return null;
+  const output = last.output ?? "";
+  const named = /needs an access_token from (\w+)\.login/.exec(output)?.[1];
+  const called = /Invalid or expired access token/.test(output)
+    ? /[\s\S]*apis\.(\w+)\.\w+\(/.exec(last.code ?? "")?.[1]
+    : undefined;
+  const app = named ?? called;
+  return app !== undefined && context.passwords.has(app) ? app : null;
+}
+
+/** Whether the last cell's call of an API was refused (422, no such API) and that API's doc is not shown. */
+function refusedWithoutDoc(context: ViewContext): boolean {
+  const last = context.cells.at(-1);
+  if (last?.failed !== true || !/status code is 422|No API named/.test(last.output ?? "")) return false;
+  const call = /[\s\S]*apis\.(\w+)\.(\w+)\(/.exec(last.code ?? "");
+  return call !== null && call[1] !== "api_docs" && !context.docs.has(`${call[1]}.${call[2]}`);
+}
+
 /** The options of the first decision: which kind of cell to write (only kinds the view makes possible). */
 export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
   const ready = readiness(context);
   const last = context.cells.at(-1);
   const lastKind = kindOfCode(last?.code ?? null);
   const late = context.cells.length >= 35 ? 1 : 0;
+  const unauthorized = unauthorizedApp(context) === null ? 0 : 1;
+  const refused = refusedWithoutDoc(context) ? 1 : 0;
   const available: Record<ActionKind, boolean> = {
     apps: true,
     apis: context.apps.length > 0,
@@ -127,6 +150,8 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
     "kind:after-failure": kind !== "complete" && last?.failed === true ? 1 : 0,
     "kind:repeats-last": kind === lastKind && last?.failed !== true ? 1 : 0,
     "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
+    "kind:login-after-unauthorized": kind === "login" ? unauthorized : 0,
+    "kind:doc-after-refusal": kind === "doc" ? refused : 0,
   });
   return (Object.keys(available) as ActionKind[])
     .filter((kind) => available[kind])

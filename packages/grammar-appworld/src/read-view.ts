@@ -1,4 +1,4 @@
-import type { ChatMessage, PolicyView } from "@hs/harness";
+import { type ChatMessage, type PolicyView, readHarnessCalls } from "@hs/harness";
 import { type PythonValue, parsePythonLiteral } from "./python-literal.js";
 
 /** How the view asks for the code: a ```python block, `<think>`/`<code>` tags, or the native `execute` tool. */
@@ -48,6 +48,8 @@ export interface ObservedCell {
   output: string | null;
   /** Whether the reply reads as a failure. */
   failed: boolean;
+  /** Code the harness ran by itself after this cell (a follow-up, a check), with its output; never policy cells. */
+  harness?: { code: string; output: string }[];
 }
 
 /** The rendered view, read as a reader of the prompt would. */
@@ -111,18 +113,41 @@ function taskIndex(messages: readonly ChatMessage[]): number {
   return -1;
 }
 
+/** A reply split into the policy's own output and what the harness ran (`[harness ran execute: ...]`). */
+function splitHarness(text: string | null): {
+  own: string | null;
+  harness: { code: string; output: string }[];
+} {
+  if (text === null) return { own: null, harness: [] };
+  const { before, calls } = readHarnessCalls(text);
+  if (calls.length === 0) return { own: text, harness: [] };
+  const harness = calls.map((call) => ({ code: call.argument, output: call.result }));
+  return { own: before, harness };
+}
+
+/** What the harness ran before the first cell (a prelude: user messages right after the task message). */
+function preludeOf(messages: readonly ChatMessage[], start: number): { code: string; output: string }[] {
+  const found: { code: string; output: string }[] = [];
+  for (let index = start + 1; index < messages.length && messages[index]?.role === "user"; index++) {
+    found.push(...splitHarness(messages[index]?.content ?? null).harness);
+  }
+  return found;
+}
+
 function cellsAfter(messages: readonly ChatMessage[], start: number): ObservedCell[] {
   const cells: ObservedCell[] = [];
   for (let index = start + 1; index < messages.length; index += 1) {
     const message = messages[index] as ChatMessage;
     if (message.role !== "assistant") continue;
     const reply = messages[index + 1];
-    const output = reply !== undefined && reply.role !== "assistant" ? reply.content : null;
+    const text = reply !== undefined && reply.role !== "assistant" ? reply.content : null;
+    const { own: output, harness } = splitHarness(text);
     cells.push({
       code: codeOf(message),
       output,
       failed:
         output === null || /Execution failed|Traceback|Exception:|No ```python|Invalid action/.test(output),
+      ...(harness.length === 0 ? {} : { harness }),
     });
   }
   return cells;
@@ -231,6 +256,16 @@ export function readView(view: PolicyView): AppWorldView {
     records: [],
     completed: false,
   };
-  for (const cell of read.cells) readCell(read, cell);
+  // what the harness ran itself is read like any cell's output, but is not one of the policy's cells
+  const harnessCell = (call: { code: string; output: string }): ObservedCell => ({
+    code: call.code,
+    output: call.output,
+    failed: /Execution failed|Traceback|Exception:/.test(call.output),
+  });
+  for (const call of preludeOf(view.messages, start)) readCell(read, harnessCell(call));
+  for (const cell of read.cells) {
+    readCell(read, cell);
+    for (const call of cell.harness ?? []) readCell(read, harnessCell(call));
+  }
   return read;
 }

@@ -37,7 +37,8 @@ function exploreTarget(context: ViewContext): GrammarStep {
     (label) => !shown.has(labelValue(label)),
   );
   const advice = context.guidance;
-  const failed = advice.lookAfterEmpty ? unexploredFailedColumns(read) : [];
+  const unexplored = unexploredFailedColumns(read);
+  const failed = advice.lookAfterEmpty ? unexplored : [];
   return ask(
     guide(decision, (label) => {
       const column = labelValue(label);
@@ -53,6 +54,7 @@ function exploreTarget(context: ViewContext): GrammarStep {
           ? wholeTable
           : Math.max(condition, failed.includes(column) ? 1 : 0),
         "explore-unaligned": label === "column:*" && context.question.alignment.unaligned.length > 0 ? 1 : 0,
+        "explore-failed-column": unexplored.includes(column) ? 1 : 0,
       };
     }),
   );

@@ -129,6 +129,12 @@ export const featureNames = [
   "guide-check-revise",
   "guide-roles",
   "guide-whole-names",
+  // behaviours a sibling induces, read from the view alone, so they have the same value whatever harness
+  // shows it (a rescued trajectory's decision then moves the same weight under the base harness):
+  // on kind:explore, the last query returned [] and filtered on a column whose values no result has shown
+  "explore-after-empty",
+  // on an explore target: that column is one such column
+  "explore-failed-column",
   "bias",
 ] as const;
 

@@ -79,6 +79,7 @@ export function kindStep(context: ViewContext): GrammarStep {
   const fits = kindFits(context, question);
   const advice = kindAdvice(context, question);
   const shown = shownExplores(read);
+  const afterEmpty = cue(context, "last-empty") === 1 && unexploredFailedColumns(read).length > 0 ? 1 : 0;
   const canExplore = advice.readBack || ["*", ...read.headers].some((target) => !shown.has(target));
   const decision = withoutOptions(
     categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0),
@@ -91,6 +92,7 @@ export function kindStep(context: ViewContext): GrammarStep {
       const query = item === "query";
       return {
         "guide-explore": (advice.explore || advice.readBack) && item === "explore" ? 1 : 0,
+        "explore-after-empty": item === "explore" ? afterEmpty : 0,
         "answer-pressure": answer
           ? Math.min(1, Math.max(0, read.actions.length - 2) / grammarTuning.answerPressureActions)
           : 0,

@@ -1,5 +1,5 @@
 import { parseResultRows } from "@hs/benchmarks-dbbench";
-import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
+import { type ChatMessage, type PolicyView, readHarnessCalls, type ToolSpec } from "@hs/harness";
 
 /** What one earlier action did, as the view shows it. */
 export interface ObservedAction {
@@ -35,6 +35,8 @@ export interface ReadView {
   cellsByColumn: Map<string, Set<string>>;
   /** Every cell seen in any result. */
   allCells: Set<string>;
+  /** SQL the harness ran by itself (a prelude, a follow-up, a check), with its rows; never the policy's actions. */
+  harnessResults: { sql: string; rows: string[][] | null }[];
   /** Whether the reply format is native tool calls. */
   nativeTools: boolean;
   /** The tool that executes SQL and the one that submits (native format). */
@@ -166,22 +168,8 @@ function readViewUncached(view: PolicyView): ReadView {
   const actions: ObservedAction[] = [];
   const cellsByColumn = new Map<string, Set<string>>();
   const allCells = new Set<string>();
-  for (let index = taskIndex + 1; index < messages.length; index++) {
-    const message = messages[index];
-    if (message?.role !== "assistant") continue;
-    const sql = sqlOfReply(message);
-    const replies: string[] = [];
-    for (let next = index + 1; next < messages.length; next++) {
-      const reply = messages[next];
-      if (reply === undefined || reply.role === "assistant") break;
-      if (reply.role === "tool" || reply.role === "user") replies.push(reply.content);
-    }
-    const result = replies.length === 0 ? null : replies.join("\n\n");
-    const rows = result === null ? null : (parseResultRows(result) ?? null);
-    const isError = result !== null && rows === null && isErrorReply(result);
-    const columns = rows === null ? null : resultColumns(sql, headers);
-    const answer = sql === null ? answerOfReply(message) : null;
-    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError, answer });
+  const harnessResults: ReadView["harnessResults"] = [];
+  const addCells = (rows: readonly string[][] | null, columns: readonly (string | null)[] | null) => {
     for (const row of rows ?? []) {
       row.forEach((cell, position) => {
         allCells.add(cell);
@@ -192,6 +180,37 @@ function readViewUncached(view: PolicyView): ReadView {
         cellsByColumn.set(column, set);
       });
     }
+  };
+  /** The text of a reply without the harness's own calls, whose rows count as seen cells. */
+  const policyPart = (text: string): string => {
+    const { before, calls } = readHarnessCalls(text);
+    for (const call of calls) {
+      const rows = parseResultRows(call.result) ?? null;
+      harnessResults.push({ sql: call.argument, rows });
+      addCells(rows, rows === null ? null : resultColumns(call.argument, headers));
+    }
+    return calls.length === 0 ? text : before;
+  };
+  for (let index = taskIndex + 1; index < messages.length && messages[index]?.role === "user"; index++) {
+    policyPart(messages[index]?.content ?? "");
+  }
+  for (let index = taskIndex + 1; index < messages.length; index++) {
+    const message = messages[index];
+    if (message?.role !== "assistant") continue;
+    const sql = sqlOfReply(message);
+    const replies: string[] = [];
+    for (let next = index + 1; next < messages.length; next++) {
+      const reply = messages[next];
+      if (reply === undefined || reply.role === "assistant") break;
+      if (reply.role === "tool" || reply.role === "user") replies.push(policyPart(reply.content));
+    }
+    const result = replies.length === 0 ? null : replies.join("\n\n");
+    const rows = result === null ? null : (parseResultRows(result) ?? null);
+    const isError = result !== null && rows === null && isErrorReply(result);
+    const columns = rows === null ? null : resultColumns(sql, headers);
+    const answer = sql === null ? answerOfReply(message) : null;
+    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError, answer });
+    addCells(rows, columns);
   }
   const nativeTools = view.actionFormat === "tool-calls";
   const sqlTool = view.tools.find(
@@ -208,6 +227,7 @@ function readViewUncached(view: PolicyView): ReadView {
     actions,
     cellsByColumn,
     allCells,
+    harnessResults,
     nativeTools,
     sqlTool,
     answerTool,

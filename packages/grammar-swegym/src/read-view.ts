@@ -1,4 +1,4 @@
-import type { ChatMessage, PolicyView, ToolSpec } from "@hs/harness";
+import { type ChatMessage, type PolicyView, readHarnessCalls, type ToolSpec } from "@hs/harness";
 import { readStep } from "./read-step.js";
 import { type StatementTerms, statementTerms } from "./statement-terms.js";
 
@@ -56,6 +56,8 @@ export interface ObservedStep {
   command: string | null;
   /** The observation text (null when none followed). */
   output: string | null;
+  /** Commands the harness ran by itself after this step (follow-ups, checks), with their outputs. */
+  harness?: { command: string; output: string }[];
 }
 
 /** The rendered view, read the way a reader of the conversation would. */
@@ -124,20 +126,44 @@ function outputBody(text: string): string {
   return match === null ? text : (match[1] as string);
 }
 
+/** A reply split into the policy's own output and the commands the harness ran (`[harness ran bash: ...]`). */
+function splitHarness(text: string): { own: string; harness: { command: string; output: string }[] } {
+  const { before, calls } = readHarnessCalls(text);
+  if (calls.length === 0) return { own: text, harness: [] };
+  const harness = calls
+    .filter((call) => call.tool === "bash")
+    .map((call) => ({ command: call.argument, output: outputBody(call.result) }));
+  return { own: before, harness };
+}
+
+/** Commands the harness ran before the first step (a prelude: user messages after the task message). */
+function preludeOf(messages: readonly ChatMessage[]): { command: string; output: string }[] {
+  const first = messages.findIndex((message) => message.role === "user");
+  const found: { command: string; output: string }[] = [];
+  for (let index = first + 1; index < messages.length && messages[index]?.role === "user"; index++) {
+    found.push(...splitHarness(messages[index]?.content ?? "").harness);
+  }
+  return found;
+}
+
 /** Steps of the conversation after the task message. */
 function stepsOf(messages: readonly ChatMessage[]): ObservedStep[] {
   const steps: ObservedStep[] = [];
   messages.forEach((message, index) => {
     if (message.role !== "assistant") return;
     const replies: string[] = [];
+    const harness: { command: string; output: string }[] = [];
     for (let next = index + 1; next < messages.length; next++) {
       const reply = messages[next];
       if (reply === undefined || reply.role === "assistant") break;
-      replies.push(reply.content);
+      const split = splitHarness(reply.content);
+      replies.push(split.own);
+      harness.push(...split.harness);
     }
     steps.push({
       command: commandOfReply(message),
       output: replies.length === 0 ? null : outputBody(replies.join("\n\n")),
+      ...(harness.length === 0 ? {} : { harness }),
     });
   });
   return steps;
@@ -176,8 +202,11 @@ function readViewUncached(view: PolicyView): ReadView {
     explored: false,
     formatError: last?.role === "user" && /EXACTLY ONE action/.test(last.content),
   };
+  // what the harness ran itself is read like any output the view shows, at the step it followed
+  for (const call of preludeOf(view.messages)) readStep(read, call, -1);
   read.steps.forEach((step, index) => {
     readStep(read, step, index);
+    for (const call of step.harness ?? []) readStep(read, call, index);
   });
   return read;
 }

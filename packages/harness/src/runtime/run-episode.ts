@@ -4,17 +4,25 @@ import { harnessHash } from "../harness-hash.js";
 import { textSeed } from "../seeded-random.js";
 import type { BenchmarkV1 } from "../spec/benchmark.js";
 import { CancelledError, HarnessSError } from "../spec/errors.js";
+import { renderHarnessCall } from "../spec/harness-call.js";
 import type { HarnessConfig } from "../spec/harness-config.js";
 import type { ChatMessage, PolicyView } from "../spec/message.js";
 import type { PolicyAction, PolicyV1 } from "../spec/policy.js";
 import type { Task } from "../spec/task.js";
-import type { ToolResult } from "../spec/tool.js";
+import type { ToolCall, ToolResult } from "../spec/tool.js";
 import type { HarnessEvent, Trajectory, TrajectoryStep } from "../spec/trajectory.js";
 import { parseAction } from "./action-format-middleware.js";
 import { selectContext, truncateObservation } from "./context-middleware.js";
 import { allEvents, type EpisodeState } from "./episode-state.js";
 import { renderMalformedAction, renderToolError, renderToolResult } from "./error-recovery-middleware.js";
+import {
+  assertHarnessCallTools,
+  captureValues,
+  expandHarnessCalls,
+  firingFollowUps,
+} from "./harness-calls-middleware.js";
 import { renderInitialMessages } from "./prompt-middleware.js";
+import { fillTemplate, metadataValues } from "./template.js";
 import { createToolExposure } from "./tool-exposure-middleware.js";
 import { holdSubmitForCheck } from "./verification-middleware.js";
 
@@ -80,7 +88,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
   let exposure: ReturnType<typeof createToolExposure>;
   let initial: ChatMessage[];
   try {
-    exposure = createToolExposure(harness.tools, environment.tools);
+    exposure = createToolExposure(harness.tools, environment.tools, task.metadata);
+    assertHarnessCallTools(harness, environment.tools);
     initial = renderInitialMessages(harness.prompt, task, exposure.visible);
   } catch (error) {
     await environment.close();
@@ -114,9 +123,67 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
   };
   const callOptions = signal === undefined ? {} : { signal };
   let grade: Awaited<ReturnType<typeof environment.grade>> = { reward: 0, success: false, details: {} };
+  const metadata = metadataValues(task.metadata);
+  const preludeCalls: TrajectoryStep["executed"] = [];
+  const preludeEvents: HarnessEvent[] = [];
+  const followUpsFired: number[] = [];
+  /** Makes harness calls (never policy actions): each result cut by the context policy and rendered. */
+  const runHarnessCalls = async (
+    calls: readonly ToolCall[],
+    trigger: string,
+    step: number,
+    events: HarnessEvent[],
+    executed: TrajectoryStep["executed"],
+  ): Promise<{ blocks: string[]; elapsed: number }> => {
+    const blocks: string[] = [];
+    let total = 0;
+    for (const call of calls) {
+      const [result, elapsed] = await timed("environmentMs", () => environment.step(call, callOptions));
+      total += elapsed;
+      executed.push({ call, result });
+      events.push({
+        type: "harness-call",
+        step,
+        detail: `${trigger}: ${call.name} ${JSON.stringify(call.arguments).slice(0, 160)}`,
+      });
+      const cut = truncateObservation(result.content, harness.context);
+      blocks.push(renderHarnessCall(call.name, call.arguments, cut.text));
+    }
+    return { blocks, elapsed: total };
+  };
+  /** The captures of the most recent policy call of `tool` that matches the check's capture source. */
+  const checkCaptures = (
+    current: readonly TrajectoryStep["executed"][number][],
+    held: ToolCall,
+  ): Record<string, string> | null => {
+    const section = harness.verification.calls;
+    if (!section) return null;
+    if (section.captureTool === undefined) return {};
+    const earlier = [
+      ...state.steps.flatMap((step) => step.executed),
+      ...current,
+      { call: held, result: { content: "", isError: false, done: false } },
+    ];
+    for (let index = earlier.length - 1; index >= 0; index--) {
+      const entry = earlier[index];
+      if (entry === undefined || entry.call.name !== section.captureTool) continue;
+      const captures = captureValues(section.capture, entry.call, entry.result.content);
+      if (captures !== null) return captures;
+    }
+    return null;
+  };
 
   try {
     await timed("environmentMs", () => environment.reset(callOptions));
+    const prelude = harness.context.prelude;
+    if (prelude) {
+      const calls = expandHarnessCalls(prelude.calls, metadata, task.metadata, undefined, "prelude");
+      const { blocks } = await runHarnessCalls(calls, "prelude", 0, preludeEvents, preludeCalls);
+      if (blocks.length > 0) {
+        const content = [prelude.header, ...blocks].filter((text) => text !== "").join("\n\n");
+        state = produce(state, (draft) => void draft.initial.push({ role: "user", content }));
+      }
+    }
     for (let index = 0; index < harness.budget.maxSteps && state.endReason === null; index++) {
       throwIfAborted(signal);
       const events: HarnessEvent[] = [];
@@ -152,6 +219,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
           };
       const feedback: ChatMessage[] = [];
       const executed: TrajectoryStep["executed"] = [];
+      const harnessCalls: TrajectoryStep["executed"] = [];
+      const followUpTexts: string[] = [];
       let environmentMs = 0;
       let endReason: EpisodeState["endReason"] = null;
       let malformedInARow = state.malformedInARow;
@@ -192,6 +261,20 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
             checks += 1;
             events.push({ type: "verification", step: index, detail: `submit held for check ${checks}` });
             text = held;
+            const captures = checkCaptures(executed, call);
+            const section = harness.verification.calls;
+            if (section && captures !== null) {
+              const calls = expandHarnessCalls(
+                section.calls,
+                { ...metadata, ...captures },
+                task.metadata,
+                section.capture,
+                `${call.id}.check`,
+              );
+              const ran = await runHarnessCalls(calls, "check", index, events, harnessCalls);
+              environmentMs += ran.elapsed;
+              if (ran.blocks.length > 0) text = [held, ...ran.blocks].join("\n\n");
+            }
           } else {
             const calls = exposure.resolve(call);
             if (calls === null) {
@@ -226,6 +309,29 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
                 ? renderToolError(harness.errorRecovery, call.name, result.content)
                 : renderToolResult(harness.errorRecovery, result.content);
               if (result.done) endReason = "submitted";
+              else {
+                const firing = firingFollowUps(
+                  harness.errorRecovery.followUps ?? [],
+                  call,
+                  result.content,
+                  followUpsFired,
+                );
+                for (const { index: rule, followUp, captures } of firing) {
+                  followUpsFired[rule] = (followUpsFired[rule] ?? 0) + 1;
+                  const values = { ...metadata, ...captures };
+                  const calls = expandHarnessCalls(
+                    followUp.calls,
+                    values,
+                    task.metadata,
+                    followUp.capture,
+                    `${call.id}.follow-up-${rule}`,
+                  );
+                  const ran = await runHarnessCalls(calls, `follow-up ${rule}`, index, events, harnessCalls);
+                  environmentMs += ran.elapsed;
+                  const note = fillTemplate(followUp.note, values, `errorRecovery.followUps.${rule}.note`);
+                  followUpTexts.push([note, ...ran.blocks].filter((text) => text !== "").join("\n\n"));
+                }
+              }
             }
           }
           const cut = truncateObservation(text, harness.context);
@@ -241,7 +347,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
             feedback.push({ role: "tool", content: cut.text, toolCallId: call.id, name: call.name });
           if (endReason !== null) break;
         }
-        if (textProtocol && endReason === null) feedback.push({ role: "user", content: shown.join("\n\n") });
+        if (textProtocol && endReason === null)
+          feedback.push({ role: "user", content: [...shown, ...followUpTexts].join("\n\n") });
+        else if (endReason === null && followUpTexts.length > 0)
+          feedback.push({ role: "user", content: followUpTexts.join("\n\n") });
       }
       if (endReason === null && index + 1 === harness.budget.maxSteps) {
         events.push({
@@ -259,6 +368,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         executed,
         feedback: feedback.map((message) => message.content).join("\n\n"),
         events,
+        ...(harnessCalls.length === 0 ? {} : { harnessCalls }),
         policyMs,
         environmentMs,
       };
@@ -307,7 +417,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
     success: state.endReason === "error" ? false : grade.success,
     gradeDetails: grade.details,
     failureModes: [],
-    events: allEvents(state),
+    events: [...preludeEvents, ...allEvents(state)],
+    ...(preludeCalls.length === 0 ? {} : { preludeCalls }),
     timings: {
       startedAt: new Date(startedAt).toISOString(),
       wallMs: now() - startedAt,

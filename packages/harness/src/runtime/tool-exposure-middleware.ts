@@ -12,9 +12,9 @@ export interface ToolExposure {
 
 function fillArguments(value: unknown, args: Readonly<Record<string, unknown>>): unknown {
   if (typeof value !== "string") return value;
-  const whole = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
+  const whole = /^\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}$/.exec(value);
   if (whole?.[1] !== undefined && whole[1] in args) return args[whole[1]];
-  return value.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (text, name: string) =>
+  return value.replace(/\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}/g, (text, name: string) =>
     name in args
       ? typeof args[name] === "string"
         ? (args[name] as string)
@@ -25,12 +25,17 @@ function fillArguments(value: unknown, args: Readonly<Record<string, unknown>>):
 
 /**
  * The tool-exposure middleware (section `tools`): a subset of the environment's tools plus macro tools
- * built from them. Names that do not exist in the environment are rejected up front.
+ * built from them; a macro step's string arguments may use `{param}` (the macro's arguments) and
+ * `{metadata.KEY}` (the task's public metadata). Names that do not exist in the environment are rejected up front.
  */
 export function createToolExposure(
   section: HarnessConfig["tools"],
   environmentTools: readonly ToolSpec[],
+  metadata: Readonly<Record<string, unknown>> = {},
 ): ToolExposure {
+  const metadataFields = Object.fromEntries(
+    Object.entries(metadata).map(([key, value]) => [`metadata.${key}`, value]),
+  );
   const byName = new Map(environmentTools.map((tool) => [tool.name, tool]));
   section.expose?.forEach((name, index) => {
     if (!byName.has(name)) {
@@ -74,7 +79,10 @@ export function createToolExposure(
           id: `${call.id}.${index}`,
           name: step.tool,
           arguments: Object.fromEntries(
-            Object.entries(step.arguments).map(([key, value]) => [key, fillArguments(value, call.arguments)]),
+            Object.entries(step.arguments).map(([key, value]) => [
+              key,
+              fillArguments(value, { ...metadataFields, ...call.arguments }),
+            ]),
           ),
         }));
       }

@@ -2,6 +2,14 @@ import type { HarnessConfig } from "../spec/harness-config.js";
 import type { ToolCall, ToolSpec } from "../spec/tool.js";
 import { fillTemplate } from "./template.js";
 
+/** Whether a non-terminal call counts as a submit (`verification.submitMatch`). */
+export function matchesSubmit(section: HarnessConfig["verification"], call: ToolCall): boolean {
+  const match = section.submitMatch;
+  if (!match || match.tool !== call.name) return false;
+  const value = call.arguments[match.argument];
+  return typeof value === "string" && new RegExp(match.pattern, match.flags).test(value);
+}
+
 /**
  * The verification middleware (section `verification`): holds back a submit for a check, at most
  * `maxChecks` times per episode. Returns the text to show instead, or null to let the submit through.
@@ -14,7 +22,7 @@ export function holdSubmitForCheck(
 ): string | null {
   if (!section.enabled || checksSoFar >= section.maxChecks) return null;
   const terminal = tools.some((tool) => tool.name === call.name && tool.terminal === true);
-  if (!terminal) return null;
+  if (!terminal && !matchesSubmit(section, call)) return null;
   const values = Object.values(call.arguments);
   const answer =
     values.length === 1 && typeof values[0] === "string" ? values[0] : JSON.stringify(call.arguments);

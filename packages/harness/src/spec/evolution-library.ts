@@ -1,3 +1,4 @@
+import type { CheckCalls, FollowUp, Prelude } from "./harness-call.js";
 import type { HarnessConfig } from "./harness-config.js";
 
 /**
@@ -22,6 +23,30 @@ export interface EvolutionLibrary {
    * each (e.g. `sql` -> `sql`, `SQL`, `mysql`), for the action-format operator that loosens fences.
    */
   fenceAliases?: Record<string, string[]>;
+  /**
+   * Preludes the context operator `add-prelude` may set: calls the harness makes before the first step
+   * (what the policy sees, not what it is told). Absent: none.
+   */
+  preludes?: Prelude[];
+  /**
+   * Follow-ups the error-recovery operator `add-follow-up` may add: a note naming the cause of a result
+   * and the harness's own calls after it (e.g. a login after a 401). Absent: none.
+   */
+  followUps?: FollowUp[];
+  /**
+   * Checks with calls the verification operator `add-check-calls` may set: what the check runs before a
+   * held submit (the tests, a read-back of changed rows) and shows. Absent: none.
+   */
+  checkCalls?: {
+    /** The check's prompt (template field `{answer}`). */
+    prompt: string;
+    /** What the check runs and shows. */
+    calls: CheckCalls;
+    /** A non-terminal call that counts as a submit (`verification.submitMatch`), when the protocol has one. */
+    submitMatch?: NonNullable<HarnessConfig["verification"]["submitMatch"]>;
+  }[];
+  /** Step budgets the budget operator `set-steps` may choose. Absent: none. */
+  stepBudgets?: number[];
 }
 
 /** A library that assumes nothing about the benchmark. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { missingCaptureGroups } from "./capture-groups.js";
+import { checkCallsSchema, followUpSchema, preludeSchema } from "./harness-call.js";
 import { strictSection } from "./strict-object.js";
 import { jsonSchemaSchema } from "./tool.js";
 
@@ -98,6 +99,12 @@ export const contextSectionSchema = strictSection({
     .strict()
     .nullable()
     .optional(),
+  /**
+   * Calls the harness makes before the policy's first step, shown after the task message (e.g. each
+   * column's distinct values, the failing tests' output). Absent or null: none. Added in 0.x; older
+   * configs parse unchanged.
+   */
+  prelude: preludeSchema.nullable().optional(),
 });
 
 /** What follows a tool error or an unparsable action. Fix direction `error-recovery`. */
@@ -122,6 +129,12 @@ export const errorRecoverySectionSchema = strictSection({
       suffix: z.string(),
     })
     .optional(),
+  /**
+   * Follow-ups after a matching result: a note naming the cause and calls the harness makes itself
+   * (e.g. the distinct values of the column an empty query filtered on; a login after a 401). Absent:
+   * none.
+   */
+  followUps: z.array(followUpSchema).optional(),
 });
 
 /** How long an episode may run. Fix direction `budget`. */
@@ -171,6 +184,29 @@ export const verificationSectionSchema = strictSection({
   prompt: z.string(),
   /** How many times per episode a submit is held back for checking. */
   maxChecks: z.number().int().nonnegative(),
+  /**
+   * Calls the check makes when it holds a submit (run the tests, read back the changed rows); their
+   * results are shown below `prompt`. Absent or null: the prompt alone.
+   */
+  calls: checkCallsSchema.nullable().optional(),
+  /**
+   * A non-terminal call that also counts as a submit for the check, matched on one argument (AppWorld
+   * completes a task inside code: `apis.supervisor.complete_task(` in `execute`'s `code`). Absent: only
+   * terminal tools are submits.
+   */
+  submitMatch: z
+    .strictObject({
+      /** The tool. */
+      tool: z.string(),
+      /** The argument matched. */
+      argument: z.string(),
+      /** Regular expression source matched against the argument. */
+      pattern: regexSourceSchema,
+      /** Flags of the expression. */
+      flags: z.string().regex(/^[dgimsuvy]*$/),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** The fix directions of directional evolution; each owns one section of the config. */

@@ -6,6 +6,7 @@ export * from "./errors.js";
 export * from "./evolution-library.js";
 export * from "./failure-conventions.js";
 export * from "./gold-replay.js";
+export * from "./harness-call.js";
 export * from "./harness-config.js";
 export * from "./learner.js";
 export * from "./message.js";

@@ -16,6 +16,7 @@ export const harnessEventTypes = [
   "macro",
   "tool-hidden",
   "policy-error",
+  "harness-call",
 ] as const;
 
 /** Something the harness did or noticed, kept for failure analysis and profiles. */
@@ -82,6 +83,11 @@ export const trajectoryStepSchema = z.object({
   feedback: z.string(),
   /** Harness events of this step. */
   events: z.array(harnessEventSchema),
+  /**
+   * Calls the harness made by itself at this step (follow-ups, checks), with their results: shown to
+   * the policy in `feedback`, never policy actions, so never trained on. Absent: none.
+   */
+  harnessCalls: z.array(executedCallSchema).optional(),
   /** Milliseconds spent in the policy. */
   policyMs: z.number().nonnegative(),
   /** Milliseconds spent in the environment. */
@@ -140,6 +146,8 @@ export const trajectorySchema = z.object({
   failureModes: z.array(failureLabelSchema),
   /** Episode-level harness events (all steps). */
   events: z.array(harnessEventSchema),
+  /** Calls the harness made before the first step (`context.prelude`), with their results. Absent: none. */
+  preludeCalls: z.array(executedCallSchema).optional(),
   /** Timings. */
   timings: z.object({
     /** ISO time the episode started. */

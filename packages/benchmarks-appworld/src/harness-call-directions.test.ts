@@ -1,0 +1,79 @@
+import { type HarnessConfig, parseHarnessConfig, runEpisode, type Task } from "@hs/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
+import { createAppWorld } from "./create-appworld.js";
+import { appworldLibrary } from "./evolution-library.js";
+import { appworldHarnessCallLibrary } from "./harness-call-directions.js";
+import { appworldPresets } from "./presets.js";
+
+const appworld = createAppWorld({ parallelism: 1, timeoutSeconds: 5 });
+afterAll(async () => {
+  await appworld.close();
+});
+const task = (await appworld.loadTasks({ split: "train" })).tasks[0] as Task;
+const code = (text: string) => `Let me run this.\n\`\`\`python\n${text}\n\`\`\``;
+
+function sibling(patch: (config: HarnessConfig) => void): HarnessConfig {
+  const config = structuredClone(appworldPresets.react as HarnessConfig);
+  patch(config);
+  return parseHarnessConfig(config);
+}
+
+describe("AppWorld harness-call directions", () => {
+  it("the library offers them to the operators", () => {
+    expect(appworldLibrary.followUps).toBe(appworldHarnessCallLibrary.followUps);
+    expect(appworldLibrary.macros.map((macro) => macro.name)).toContain("list_all_pages");
+  });
+
+  it("after a 401 the harness names the cause and logs in; after a 422 it shows the API's doc", {
+    timeout: 60_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = appworldHarnessCallLibrary.followUps;
+    });
+    const policy = scriptedPolicy([
+      code("print(apis.notes.show_account())"),
+      code("print(apis.notes.show_profile(no_such_argument=1))"),
+      code("print(apis.notes.show_notes(access_token='x'))"),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const first = policy.views[1]?.messages.at(-1)?.content ?? "";
+    expect(first).toMatch(/^Execution failed[\s\S]*needs an access_token from notes\.login/);
+    expect(first).toContain("Not logged in to notes: its APIs need access_token from apis.notes.login(");
+    expect(first).toMatch(
+      /\[harness ran execute: notes_token = apis\.notes\.login\([^\n]*\]\nlogged in to notes: the access token is in notes_token/,
+    );
+    const second = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(second).toContain("The call of apis.notes.show_profile was refused");
+    expect(second).toMatch(/"api_name": "show_profile"|'api_name': 'show_profile'/);
+    expect(policy.views[3]?.messages.at(-1)?.content).toContain(
+      "The access_token given to apis.notes.show_notes is not a valid notes token",
+    );
+    expect(trajectory.steps[0]?.harnessCalls).toHaveLength(1);
+    expect(trajectory.steps[0]?.executed).toHaveLength(1);
+  });
+
+  it("the check holds complete_task in code, prints the answer it gives, and accepts the next", {
+    timeout: 60_000,
+  }, async () => {
+    const check = appworldHarnessCallLibrary.checkCalls[0]!;
+    const config = sibling((draft) => {
+      draft.verification = {
+        enabled: true,
+        prompt: check.prompt,
+        maxChecks: 1,
+        calls: check.calls,
+        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+      };
+    });
+    const submit = code("answer = 6 * 7\napis.supervisor.complete_task(answer=answer)");
+    const policy = scriptedPolicy([code("answer = 6 * 7"), submit, submit]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    expect(policy.views[2]?.messages.at(-1)?.content).toMatch(
+      /^Before the task is completed, the harness printed[\s\S]*\[harness ran execute: print\(repr\(answer\)\)\]\n42/,
+    );
+    expect(trajectory.steps[1]?.executed).toEqual([]);
+    expect(trajectory.endReason).toBe("submitted");
+  });
+});

@@ -1,0 +1,124 @@
+import type { EvolutionLibrary } from "@hs/harness";
+import { executeToolName } from "./presets.js";
+
+/** The last `apis.APP.API(` a piece of code calls. */
+export const lastApiCallPattern = "[\\s\\S]*apis\\.(?<app>[a-z_]+)\\.(?<api>[a-z_]+)\\(";
+
+/** A call of `apis.supervisor.complete_task(` in code: AppWorld's submit. */
+export const completeTaskPattern = "apis\\.supervisor\\.complete_task\\(";
+
+/**
+ * Code that logs in to `{app}` with the supervisor's email and that app's password and keeps the token
+ * in `{app}_token` (the variable name the embedded grammar's own login uses), then says so.
+ */
+const loginCode =
+  "{app}_token = apis.{app}.login(username=apis.supervisor.show_profile()['email'], password=next(account['password'] for account in apis.supervisor.show_account_passwords() if account['account_name'] == '{app}'))['access_token']\nprint('logged in to {app}: the access token is in {app}_token')";
+
+/** Code that prints every page of a list API (page_index from 0 until a page comes back empty). */
+const allPagesCode = [
+  "_all_items = []",
+  "for _page_index in range(100):",
+  "    _page = getattr(getattr(apis, '{app_name}'), '{api_name}')(access_token={access_token}, page_index=_page_index)",
+  "    if not _page:",
+  "        break",
+  "    _all_items.extend(_page)",
+  "print(_all_items)",
+].join("\n");
+
+/**
+ * Directions that change what the policy sees and can do in AppWorld: the harness lists the apps and
+ * accounts, logs in after a 401 and says so, shows the doc of an API called wrongly, pages a list to
+ * its end, and prints the answer before `complete_task`; each shown as `[harness ran execute: ...]`
+ * and recorded as a harness call.
+ */
+export const appworldHarnessCallLibrary: Required<
+  Pick<EvolutionLibrary, "preludes" | "followUps" | "checkCalls" | "macros" | "stepBudgets">
+> = {
+  preludes: [
+    {
+      header: "Before you start, the harness listed the apps and your supervisor's accounts:",
+      calls: [
+        { tool: executeToolName, arguments: { code: "print(apis.api_docs.show_app_descriptions())" } },
+        { tool: executeToolName, arguments: { code: "print(apis.supervisor.show_account_passwords())" } },
+      ],
+    },
+  ],
+  followUps: [
+    {
+      tools: [executeToolName],
+      resultPattern: "needs an access_token from",
+      resultFlags: "",
+      capture: { source: "result", pattern: "from (?<app>[a-z_]+)\\.login", flags: "" },
+      note: "Not logged in to {app}: its APIs need access_token from apis.{app}.login(username=<the supervisor's email>, password=<the {app} password from apis.supervisor.show_account_passwords()>). The harness logged in for you (pass access_token={app}_token):",
+      calls: [{ tool: executeToolName, arguments: { code: loginCode } }],
+      maxPerEpisode: 3,
+    },
+    {
+      tools: [executeToolName],
+      resultPattern: "Invalid or expired access token",
+      resultFlags: "",
+      capture: { source: "argument", argument: "code", pattern: lastApiCallPattern, flags: "" },
+      note: "The access_token given to apis.{app}.{api} is not a valid {app} token (a token of another app, or one that expired). The harness logged in to {app} again:",
+      calls: [{ tool: executeToolName, arguments: { code: loginCode } }],
+      maxPerEpisode: 2,
+    },
+    {
+      tools: [executeToolName],
+      resultPattern: "status code is 422|No API named",
+      resultFlags: "",
+      capture: { source: "argument", argument: "code", pattern: lastApiCallPattern, flags: "" },
+      note: "The call of apis.{app}.{api} was refused (a wrong API name or argument). The harness showed its doc:",
+      calls: [
+        {
+          tool: executeToolName,
+          arguments: { code: "print(apis.api_docs.show_api_doc(app_name='{app}', api_name='{api}'))" },
+        },
+      ],
+      maxPerEpisode: 3,
+    },
+  ],
+  checkCalls: [
+    {
+      prompt:
+        "Before the task is completed, the harness printed the answer your complete_task call gives (below). Check it against the instruction, then run the same complete_task call again to confirm.",
+      calls: {
+        captureTool: executeToolName,
+        capture: {
+          source: "argument",
+          argument: "code",
+          pattern: "complete_task\\((?:\\s*answer\\s*=)?\\s*(?<answer>[^)\\s][^)]*)\\)",
+          flags: "",
+        },
+        calls: [{ tool: executeToolName, arguments: { code: "print(repr({answer}))" } }],
+      },
+      submitMatch: { tool: executeToolName, argument: "code", pattern: completeTaskPattern, flags: "" },
+    },
+  ],
+  macros: [
+    {
+      name: "list_all_pages",
+      description:
+        "Call a list API with page_index 0, 1, 2... until a page comes back empty and print every item.",
+      parameters: {
+        type: "object",
+        properties: {
+          app_name: { type: "string" },
+          api_name: { type: "string" },
+          access_token: {
+            type: "string",
+            description: "A Python expression, e.g. a variable holding the token.",
+          },
+        },
+        required: ["app_name", "api_name", "access_token"],
+      },
+      steps: [{ tool: executeToolName, arguments: { code: allPagesCode } }],
+    },
+    {
+      name: "login_to_app",
+      description: "Log in to one app with the supervisor's credentials and print the access token.",
+      parameters: { type: "object", properties: { app: { type: "string" } }, required: ["app"] },
+      steps: [{ tool: executeToolName, arguments: { code: loginCode } }],
+    },
+  ],
+  stepBudgets: [30, 70],
+};

@@ -1,0 +1,95 @@
+import type { EvolutionLibrary } from "@hs/harness";
+
+/** mini-swe-agent's submission marker: a bash command holding it submits (swebench.yaml). */
+export const submissionMarker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT";
+
+/** The test run a harness call makes: stops at the first failure, short tracebacks with file and line, 20 s at most. */
+export const harnessTestCommand =
+  "{ timeout 20 python3 -m pytest -x -q -p no:cacheprovider --tb=short 2>&1; [ $? -ne 124 ] || echo 'the test run timed out'; } | tail -n 60";
+
+/** The last `path.py:LINE: ` frame of a pytest `--tb=short` traceback (the line the failure points at). */
+export const lastFramePattern = "[\\s\\S]*\\n(?<file>[\\w./-]+\\.py):(?<line>\\d+): ";
+
+/** Lines around `{line}` of `{file}`, numbered (the prompt's own "nl -ba | sed -n" way of viewing a file). */
+const showAroundLine = "nl -ba '{file}' | sed -n \"$(( {line} > 8 ? {line} - 8 : 1 )),$(( {line} + 8 ))p\"";
+
+/**
+ * Directions that change what the policy sees and can do on SWE-Gym: the harness runs the tests, opens
+ * the lines a traceback names, names a collection error, and runs the tests before a submit, each shown
+ * as `[harness ran bash: ...]` and recorded as a harness call.
+ */
+export const sweGymHarnessCallLibrary: Required<
+  Pick<EvolutionLibrary, "preludes" | "followUps" | "checkCalls" | "macros" | "stepBudgets">
+> = {
+  preludes: [
+    {
+      header: "Before you start, the harness ran the tests (the first failure, with its file and line):",
+      calls: [{ tool: "bash", arguments: { command: harnessTestCommand } }],
+    },
+  ],
+  followUps: [
+    {
+      tools: ["bash"],
+      resultPattern: "\\n(?:E\\s|FAILED |[\\w./-]+\\.py:\\d+: )",
+      resultFlags: "",
+      capture: { source: "result", pattern: lastFramePattern, flags: "" },
+      note: "The traceback ends at {file}:{line}; the harness opened those lines:",
+      calls: [{ tool: "bash", arguments: { command: showAroundLine } }],
+      maxPerEpisode: 3,
+    },
+    {
+      tools: ["bash"],
+      resultPattern: "Traceback \\(most recent call last\\)",
+      resultFlags: "",
+      capture: {
+        source: "result",
+        pattern: '[\\s\\S]*File "(?<file>(?!/)[^"]+\\.py)", line (?<line>\\d+)',
+        flags: "",
+      },
+      note: "The Python traceback ends at {file}:{line}; the harness opened those lines:",
+      calls: [{ tool: "bash", arguments: { command: showAroundLine } }],
+      maxPerEpisode: 3,
+    },
+    {
+      tools: ["bash"],
+      resultPattern: "ERROR collecting|errors? during collection|ImportError while importing",
+      resultFlags: "",
+      capture: {
+        source: "result",
+        pattern:
+          "(?<cause>(?:SyntaxError|IndentationError|ImportError|ModuleNotFoundError|NameError)\\b[^\\n]*)",
+        flags: "",
+      },
+      note: "The tests could not be collected ({cause}): a file no longer imports, most likely the last edit. The harness showed what changed:",
+      calls: [{ tool: "bash", arguments: { command: "git diff | head -n 60" } }],
+      maxPerEpisode: 2,
+    },
+  ],
+  checkCalls: [
+    {
+      prompt:
+        "Before submitting, the harness ran the tests (below). Submit again to confirm, or fix what still fails.",
+      calls: { calls: [{ tool: "bash", arguments: { command: harnessTestCommand } }] },
+      submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
+    },
+  ],
+  macros: [
+    {
+      name: "run_failing_tests",
+      description: "Run the tests until the first failure and show its traceback with file and line.",
+      parameters: { type: "object", properties: {} },
+      steps: [{ tool: "bash", arguments: { command: harnessTestCommand } }],
+    },
+    {
+      name: "show_lines",
+      description: "Show the numbered lines around one line of a file.",
+      parameters: {
+        type: "object",
+        properties: { file: { type: "string" }, line: { type: "integer" } },
+        required: ["file", "line"],
+      },
+      steps: [{ tool: "bash", arguments: { command: showAroundLine } }],
+    },
+  ],
+  stepBudgets: [40, 80],
+};

@@ -1,0 +1,75 @@
+import type { ActionGrammarV1, PolicyAction, PolicyView } from "@hs/harness";
+import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
+import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
+
+/** The probability the embedded policy gives `label` at the decision the grammar asks after `chosen`. */
+export function decisionProbability(
+  policy: EmbeddedPolicy,
+  grammar: ActionGrammarV1,
+  view: PolicyView,
+  chosen: readonly string[],
+  label: string,
+): number {
+  const step = grammar.next(view, chosen);
+  if (step.done) throw new Error(`no decision after ${chosen.join(", ")}`);
+  const index = step.decision.options.findIndex((option) => option.label === label);
+  if (index < 0) throw new Error(`${label} is not offered after ${chosen.join(", ")}`);
+  const logprobs = tf.tidy(() =>
+    policy.network.singleLogSoftmax(policy.rows([step.decision], [-1])).dataSync(),
+  );
+  return Math.exp(logprobs[index] ?? Number.NaN);
+}
+
+/** The action whose decisions are `labels`, with the policy's log-probabilities (as if it had sampled them). */
+export function actionOf(
+  policy: EmbeddedPolicy,
+  grammar: ActionGrammarV1,
+  view: PolicyView,
+  labels: readonly string[],
+): PolicyAction {
+  const tokens = labels.map((label, index) => ({
+    text: label,
+    logprob: Math.log(decisionProbability(policy, grammar, view, labels.slice(0, index), label)),
+  }));
+  const step = grammar.next(view, labels);
+  if (!step.done) throw new Error(`the decisions ${labels.join(", ")} do not finish an action`);
+  return {
+    content: step.content,
+    logprob: tokens.reduce((sum, token) => sum + token.logprob, 0),
+    tokens,
+    trace: { kind: "embedded-decisions", labels: [...labels] },
+  };
+}
+
+/** One sample of a group: the view it acted on, its decisions, its advantage. */
+export interface GroupSample {
+  /** The view (a sibling's view for rescued samples). */
+  view: PolicyView;
+  /** The decisions taken. */
+  labels: readonly string[];
+  /** Its advantage in the group. */
+  advantage: number;
+}
+
+/**
+ * One GRPO update of the embedded learner on a rescued group (the sibling's rollouts, their
+ * group-normalised advantages). Returns the policy before and after the update, from the same seed.
+ */
+export async function rescueUpdate(
+  grammar: ActionGrammarV1,
+  group: readonly GroupSample[],
+  seed = 3,
+): Promise<{ before: EmbeddedPolicy; after: EmbeddedPolicy }> {
+  const before = await createEmbeddedPolicy({ grammar, seed });
+  const after = await createEmbeddedPolicy({ grammar, seed });
+  const learner = new EmbeddedGrpoLearner({ policy: after, learningRate: 0.05 });
+  await learner.update({
+    samples: group.map((sample, index) => ({
+      trajectoryId: `sample-${index}`,
+      harnessId: "sibling",
+      advantage: sample.advantage,
+      steps: [{ view: sample.view, action: actionOf(after, grammar, sample.view, sample.labels) }],
+    })),
+  });
+  return { before, after };
+}
