@@ -54,6 +54,11 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       type: "string",
       description: "MiB of memory of one workspace's processes together, local runtime (default 2048)",
     },
+    progress: {
+      type: "boolean",
+      description:
+        "per-episode progress lines on stderr (start, grade and why not resolved; a line at least every 10 s while episodes run); on by default when stderr is a terminal",
+    },
     "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
@@ -91,7 +96,9 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       );
     const commandTimeLimitMs = numberOption(values, "command-timeout");
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
+    const progress = values.progress === true || (values.progress === undefined && process.stderr.isTTY);
     return createSweGym({
+      ...(progress ? { onProgress: (line: string) => process.stderr.write(`${line}\n`) } : {}),
       runtime,
       ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(repos === undefined ? {} : { repos }),
