@@ -1,4 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Task } from "@hs/harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTinyMirror, tinySpec } from "../__fixtures__/tiny-repo.js";
+import { createSweGym } from "../create-swegym.js";
 import { ProgressReporter } from "./progress.js";
 
 describe("ProgressReporter", () => {
@@ -31,5 +37,41 @@ describe("ProgressReporter", () => {
       "swegym: a#1 not resolved: FAIL_TO_PASS failing 1: t.py::x (FAILED) in 23.0 s",
     ]);
     expect(lines[0]).toBe("swegym: a#1 started (workspace in 0.1 s, bubblewrap)");
+  });
+});
+
+describe("createSweGym's onProgress", () => {
+  const fixture = createTinyMirror();
+  const directory = mkdtempSync(join(tmpdir(), "hs-swegym-progress-"));
+  afterAll(() => {
+    fixture.remove();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("prints an episode's start and its grade with the reason it did not resolve", async () => {
+    const data = join(directory, "rows.jsonl");
+    writeFileSync(data, `${JSON.stringify(fixture.instance)}\n`);
+    const lines: string[] = [];
+    const swegym = await createSweGym({
+      repos: fixture.mirror,
+      python: "/usr/bin/python3",
+      specs: { "fixture/calc": { "*": tinySpec } },
+      onProgress: (line) => lines.push(line),
+    });
+    const { tasks } = await swegym.loadTasks({ path: data });
+    const environment = await swegym.createEnvironment(tasks[0] as Task, { seed: 1 });
+    await environment.reset();
+    const grade = await environment.grade();
+    await environment.close();
+    expect(grade.details?.failure_reason).toBe(
+      "FAIL_TO_PASS failing 1: tests/test_calc.py::test_add (FAILED)",
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^swegym: fixture__calc-1#\d+ started \(workspace in \d+\.\d s, (bubblewrap|none)\)$/,
+    );
+    expect(lines[1]).toMatch(
+      /^swegym: fixture__calc-1#\d+ not resolved: FAIL_TO_PASS failing 1: tests\/test_calc.py::test_add \(FAILED\) in \d+\.\d s$/,
+    );
   });
 });
