@@ -77,6 +77,11 @@ export interface SweGymOptions {
   workspaceMemoryBytes?: number;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
+  /**
+   * Where the local runtime keeps its per-commit templates (built checkouts); given, they outlive the
+   * process, so a spec's `install` runs once per commit across runs (default: a temporary directory).
+   */
+  templateDirectory?: string;
   /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
   cacheGrades?: boolean;
   /**
@@ -183,6 +188,7 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
     ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
     ...(options.sandboxBinds === undefined ? {} : { sandboxBinds: options.sandboxBinds }),
     ...(options.workspaceMemoryBytes === undefined ? {} : { memoryBytes: options.workspaceMemoryBytes }),
+    ...(options.templateDirectory === undefined ? {} : { templateDirectory: options.templateDirectory }),
   });
 }
 

@@ -54,6 +54,11 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       type: "string",
       description: "MiB of memory of one workspace's processes together, local runtime (default 2048)",
     },
+    templates: {
+      type: "string",
+      description:
+        "directory kept across runs for the local runtime's per-commit built checkouts (default: temporary)",
+    },
     progress: {
       type: "boolean",
       description:
@@ -94,6 +99,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
           field: "workspace-memory",
         },
       );
+    const templateDirectory = stringOption(values, "templates");
     const commandTimeLimitMs = numberOption(values, "command-timeout");
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
     const progress = values.progress === true || (values.progress === undefined && process.stderr.isTTY);
@@ -106,6 +112,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       ...(python === undefined ? {} : { python }),
       ...(binds === undefined ? {} : { sandboxBinds: binds.split(":").filter((path) => path !== "") }),
       ...(memoryMiB === undefined ? {} : { workspaceMemoryBytes: memoryMiB * 1024 * 1024 }),
+      ...(templateDirectory === undefined ? {} : { templateDirectory }),
       ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),
       ...(gradeTimeLimitMs === undefined ? {} : { gradeTimeLimitMs }),
     });

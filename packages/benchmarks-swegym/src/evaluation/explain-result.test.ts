@@ -55,6 +55,13 @@ describe("explainEvaluation", () => {
     );
   });
 
+  it("names a test command that did not start", () => {
+    const log = `${start}\n+ pytest -n0 -rA t.py\n/tmp/ep/bin/pytest: 2: exec: /tmp/venv/bin/python: not found\n${end}\n`;
+    expect(explain(log)).toBe(
+      "the test command did not start (/tmp/ep/bin/pytest: 2: exec: /tmp/venv/bin/python: not found): is the interpreter visible to commands? (under bubblewrap /tmp is private)",
+    );
+  });
+
   it("names the time limit and a module that could not be imported", () => {
     expect(explain(`${start}\nPASSED t.py::a\n`, { timedOut: true })).toBe(
       "the grading run passed its time limit of 1800 s (1 test results read before it was killed)",

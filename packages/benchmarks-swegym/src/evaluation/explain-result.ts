@@ -48,8 +48,12 @@ function pytestRefusal(output: string): string | null {
   return `pytest refused its arguments "${unrecognized[1]?.trim()}"${hint}: no test ran`;
 }
 
-/** Why tests that ran gave no result line: an import failure or a missing file, when the log says so. */
+/** Why tests that ran gave no result line: a command that did not start, an import failure or a missing file. */
 function whyNoResults(output: string): string {
+  const notStarted = /^(.*(?:: not found|: No such file or directory|command not found))$/m.exec(output);
+  if (notStarted !== null) {
+    return `the test command did not start (${notStarted[1]?.trim()}): is the interpreter visible to commands? (under bubblewrap /tmp is private)`;
+  }
   const missing = /No module named '?([\w.]+)'?/.exec(output);
   if (missing !== null) return `the tests ran but could not import ${missing[1]}: no test result was printed`;
   const notFound = /ERROR: file or directory not found: ([^\n]*)/.exec(output);
