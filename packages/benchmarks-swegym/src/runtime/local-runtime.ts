@@ -230,7 +230,7 @@ interface TemplateContext {
 
 function templateStore(options: LocalRuntimeOptions, context: TemplateContext): WorkspaceTemplates {
   return new WorkspaceTemplates({
-    directory: options.templateDirectory ?? temporaryTemplateDirectory(),
+    directory: options.templateDirectory ?? temporaryTemplateDirectory,
     keySalt: options.python ?? "",
     ...(options.maxTemplates === undefined ? {} : { maxTemplates: options.maxTemplates }),
     ...(options.layering === undefined ? {} : { layering: options.layering }),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,8 +29,8 @@ export type SetupRunner = (
 
 /** Options of the template store. */
 export interface WorkspaceTemplatesOptions {
-  /** Where templates are kept (one directory per repository, commit and setup). */
-  directory: string;
+  /** Where templates are kept (one directory per repository, commit and setup); a function is called at the first build. */
+  directory: string | (() => string);
   /** Runs `install` in a template. */
   runSetup: SetupRunner;
   /** Salt of the template key besides the setup (e.g. the Python path the install ran with). */
@@ -148,15 +148,45 @@ async function settleIndex(testbed: string): Promise<void> {
 }
 
 const temporaryDirectories: string[] = [];
+const temporaryPrefix = "hs-swegym-templates-";
 
-/** A fresh directory for one runtime's templates, removed when the process exits. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes template directories of processes that are gone (killed before their exit hook ran). */
+function sweepStaleTemplateDirectories(): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^hs-swegym-templates-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * A fresh directory for one runtime's templates (`hs-swegym-templates-<pid>-...` in the OS temp
+ * directory), removed when the process exits; the first call also removes those of processes that
+ * are gone (a test worker or a run killed before its exit hook).
+ */
 export function temporaryTemplateDirectory(): string {
-  const directory = mkdtempSync(join(tmpdir(), "hs-swegym-templates-"));
   if (temporaryDirectories.length === 0) {
+    sweepStaleTemplateDirectories();
     process.once("exit", () => {
       for (const made of temporaryDirectories) rmSync(made, { recursive: true, force: true });
     });
   }
+  const directory = mkdtempSync(join(tmpdir(), `${temporaryPrefix}${process.pid}-`));
   temporaryDirectories.push(directory);
   return directory;
 }
@@ -177,6 +207,7 @@ export class WorkspaceTemplates {
   private readonly templates = new Map<string, Promise<Template>>();
   private readonly order: string[] = [];
   private overlayWorks: boolean | undefined;
+  private resolvedDirectory: string | undefined;
 
   constructor(private readonly options: WorkspaceTemplatesOptions) {}
 
@@ -270,7 +301,9 @@ export class WorkspaceTemplates {
   }
 
   private async build(request: TemplateRequest, key: string): Promise<Template> {
-    const directory = join(this.options.directory, key);
+    const root = this.options.directory;
+    this.resolvedDirectory ??= typeof root === "string" ? root : root();
+    const directory = join(this.resolvedDirectory, key);
     if (existsSync(join(directory, "testbed"))) return { directory, users: 0 };
     const building = `${directory}.building-${process.pid}-${randomBytes(4).toString("hex")}`;
     const testbed = join(building, "testbed");
