@@ -24,6 +24,7 @@ import { parseInstances } from "./data/load-instances.js";
 import type { SweInstance } from "./data/swe-instance.js";
 import { SweGymEnvironment } from "./environment/environment.js";
 import { GradeCache } from "./environment/grade-cache.js";
+import { ProgressReporter } from "./environment/progress.js";
 import { sweGymTools } from "./environment/tools.js";
 import { sweGymLibrary } from "./evolution-library.js";
 import { sweGymConventions } from "./failure-conventions.js";
@@ -34,6 +35,7 @@ import { createDockerRuntime, dockerCondaEnvironment } from "./runtime/docker-ru
 import { createLocalRuntime } from "./runtime/local-runtime.js";
 import type { IsolationLevel } from "./runtime/sandbox.js";
 import type { Runtime } from "./runtime/workspace.js";
+import { interpreterVersion, pythonMismatch } from "./specs/python-version.js";
 import {
   lookupSpec,
   mergeSpecMaps,
@@ -75,8 +77,24 @@ export interface SweGymOptions {
   workspaceMemoryBytes?: number;
   /** Where local workspaces are made (default the OS temp directory). */
   scratchDirectory?: string;
+  /**
+   * Where the local runtime keeps its per-commit templates (built checkouts); given, they outlive the
+   * process, so a spec's `install` runs once per commit across runs (default: a temporary directory).
+   */
+  templateDirectory?: string;
   /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
   cacheGrades?: boolean;
+  /**
+   * Where warnings go (a spec's `python` version that is not the interpreter's; `repos` without
+   * `python`). Default: stderr.
+   */
+  warn?: (message: string) => void;
+  /**
+   * Per-episode progress lines (`swegym: <instance>#<n> started (...)`, `... resolved in 8.1 s`, `...
+   * not resolved: <why>`), and while episodes run a line at least every 10 s naming what each one
+   * does. Default: none. `hs --bench swegym --progress` writes them to stderr.
+   */
+  onProgress?: (line: string) => void;
   /** The embedded policy's action grammar (`@hs/grammar-swegym`, which `hs` loads from `grammarModule`), exposed as `actionGrammar`. */
   actionGrammar?: ActionGrammarV1;
 }
@@ -170,12 +188,44 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
     ...(options.scratchDirectory === undefined ? {} : { scratchDirectory: options.scratchDirectory }),
     ...(options.sandboxBinds === undefined ? {} : { sandboxBinds: options.sandboxBinds }),
     ...(options.workspaceMemoryBytes === undefined ? {} : { memoryBytes: options.workspaceMemoryBytes }),
+    ...(options.templateDirectory === undefined ? {} : { templateDirectory: options.templateDirectory }),
   });
 }
 
 function pythonOption(options: SweGymOptions): { python?: string } {
   const python = options.python ?? (options.repos === undefined ? bundledPython : undefined);
   return python === undefined ? {} : { python };
+}
+
+/**
+ * Checks each spec's `python` against the interpreter commands run (`--python`, else what PATH finds
+ * as python3) once per repository version, and says once when `repos` is given without `python`.
+ */
+function pythonChecker(options: SweGymOptions, runtimeId: string) {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  if (runtimeId !== "local") return () => {};
+  const given = pythonOption(options).python;
+  let interpreter: { path: string; version: string | null } | undefined;
+  const resolveInterpreter = () => {
+    if (interpreter !== undefined) return interpreter;
+    const path = given ?? "python3";
+    interpreter = { path: given ?? "python3 (from PATH)", version: interpreterVersion(path) };
+    if (given === undefined) {
+      warn(
+        `swegym: --repos without --python: the agent's and the grader's python, python3 and pytest are whatever PATH finds (python3 is ${interpreter.version ?? "missing"}); pass --python PATH for the interpreter the tests need`,
+      );
+    }
+    return interpreter;
+  };
+  if (options.repos !== undefined && given === undefined) resolveInterpreter();
+  const checked = new Set<string>();
+  return (instance: SweInstance, spec: RepoSpec) => {
+    const key = `${instance.repo}@${instance.version}`;
+    if (spec.python === undefined || checked.has(key)) return;
+    checked.add(key);
+    const message = pythonMismatch(instance.repo, instance.version, spec.python, resolveInterpreter());
+    if (message !== null) warn(message);
+  };
 }
 
 /** Where a load reads from: a file (its name is the split) or a bundled split. */
@@ -219,9 +269,12 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
   const runtime = await createRuntime(options, dataDirectory);
   const condaEnvironment = runtime.id === "docker" ? dockerCondaEnvironment : null;
   const gradeCache = options.cacheGrades === false ? null : new GradeCache();
+  const checkPython = pythonChecker(options, runtime.id);
+  const progress = options.onProgress === undefined ? undefined : new ProgressReporter(options.onProgress);
   const settingsFor = (instance: SweInstance) => {
     const spec = resolveSpec(specs, instance);
     if (spec === undefined) return undefined;
+    checkPython(instance, spec);
     return {
       runtime,
       spec,
@@ -231,6 +284,7 @@ export async function createSweGym(options: SweGymOptions = {}): Promise<SweGym>
       gradeTimeLimitMs: options.gradeTimeLimitMs ?? 1_800_000,
       condaEnvironment,
       ...(gradeCache === null ? {} : { gradeCache }),
+      ...(progress === undefined ? {} : { progress }),
     };
   };
 

@@ -25,5 +25,6 @@ export * from "./runtime/local-runtime.js";
 export * from "./runtime/run-process.js";
 export * from "./runtime/sandbox.js";
 export * from "./runtime/workspace.js";
+export * from "./runtime/workspace-templates.js";
 export * from "./specs/spec-map.js";
 export * from "./summarize.js";

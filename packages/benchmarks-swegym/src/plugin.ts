@@ -54,6 +54,16 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       type: "string",
       description: "MiB of memory of one workspace's processes together, local runtime (default 2048)",
     },
+    templates: {
+      type: "string",
+      description:
+        "directory kept across runs for the local runtime's per-commit built checkouts (default: temporary)",
+    },
+    progress: {
+      type: "boolean",
+      description:
+        "per-episode progress lines on stderr (start, grade and why not resolved; a line at least every 10 s while episodes run); on by default when stderr is a terminal",
+    },
     "command-timeout": { type: "string", description: "seconds per agent command (default 60)" },
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
@@ -89,9 +99,12 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
           field: "workspace-memory",
         },
       );
+    const templateDirectory = stringOption(values, "templates");
     const commandTimeLimitMs = numberOption(values, "command-timeout");
     const gradeTimeLimitMs = numberOption(values, "grade-timeout");
+    const progress = values.progress === true || (values.progress === undefined && process.stderr.isTTY);
     return createSweGym({
+      ...(progress ? { onProgress: (line: string) => process.stderr.write(`${line}\n`) } : {}),
       runtime,
       ...(context.actionGrammar === undefined ? {} : { actionGrammar: context.actionGrammar }),
       ...(repos === undefined ? {} : { repos }),
@@ -99,6 +112,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
       ...(python === undefined ? {} : { python }),
       ...(binds === undefined ? {} : { sandboxBinds: binds.split(":").filter((path) => path !== "") }),
       ...(memoryMiB === undefined ? {} : { workspaceMemoryBytes: memoryMiB * 1024 * 1024 }),
+      ...(templateDirectory === undefined ? {} : { templateDirectory }),
       ...(commandTimeLimitMs === undefined ? {} : { commandTimeLimitMs }),
       ...(gradeTimeLimitMs === undefined ? {} : { gradeTimeLimitMs }),
     });

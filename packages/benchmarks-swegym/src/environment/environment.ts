@@ -7,13 +7,14 @@ import {
 } from "@hs/harness";
 import { z } from "zod";
 import type { SweInstance } from "../data/swe-instance.js";
-import { runEvaluation } from "../evaluation/run-evaluation.js";
+import { runEvaluation, setupOption } from "../evaluation/run-evaluation.js";
 import type { LogParser } from "../grading/log-parsers.js";
 import type { Runtime, Workspace } from "../runtime/workspace.js";
 import type { RepoSpec } from "../specs/spec-map.js";
 import { type EditorArguments, runEditor } from "./file-editor.js";
 import type { GradeCache } from "./grade-cache.js";
 import { readSubmission, renderObservation, renderTimeout } from "./observation.js";
+import type { ProgressReporter } from "./progress.js";
 import { sweGymTools } from "./tools.js";
 
 /** Settings of an episode. */
@@ -34,7 +35,11 @@ export interface EpisodeSettings {
   condaEnvironment: string | null;
   /** Verdicts shared by the benchmark's episodes (same instance and patch: no second run); none when absent. */
   gradeCache?: GradeCache;
+  /** Per-episode progress lines; none when absent. */
+  progress?: ProgressReporter;
 }
+
+let episodeCounter = 0;
 
 const bashArguments = z.object({ command: z.string() });
 const editorArguments = z.object({
@@ -62,22 +67,32 @@ export class SweGymEnvironment implements EnvironmentV1 {
   private workspace: Workspace | null = null;
   private submission: string | null = null;
   private closed = false;
+  private readonly progressId: string;
 
   constructor(
     private readonly instance: SweInstance,
     private readonly settings: EpisodeSettings,
-  ) {}
+  ) {
+    episodeCounter += 1;
+    this.progressId = `${instance.instance_id}#${episodeCounter}`;
+  }
 
   async reset(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.closed) throw new EnvironmentError("the environment is closed");
     await this.workspace?.close();
     this.submission = null;
+    const began = Date.now();
     this.workspace = await this.settings.runtime.createWorkspace({
       instanceId: this.instance.instance_id,
       repo: this.instance.repo,
       baseCommit: this.instance.base_commit,
+      ...setupOption(this.settings.spec),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    this.settings.progress?.start(
+      this.progressId,
+      `workspace in ${((Date.now() - began) / 1000).toFixed(1)} s, ${this.workspace.isolation}`,
+    );
   }
 
   private current(): Workspace {
@@ -113,6 +128,8 @@ export class SweGymEnvironment implements EnvironmentV1 {
   }
 
   private async runBash(command: string, signal: AbortSignal | undefined): Promise<ToolResult> {
+    const shown = command.length > 60 ? `${command.slice(0, 57)}...` : command;
+    this.settings.progress?.doing(this.progressId, `running ${JSON.stringify(shown)}`);
     const run = await this.current().run(command, {
       login: true,
       timeLimitMs: this.settings.commandTimeLimitMs,
@@ -133,12 +150,21 @@ export class SweGymEnvironment implements EnvironmentV1 {
   }
 
   async grade(options: { signal?: AbortSignal } = {}): Promise<Grade> {
+    this.settings.progress?.doing(this.progressId, "grading");
+    const grade = await this.gradeSubmission(options.signal);
+    const reason = grade.details?.failure_reason;
+    const outcome = grade.success
+      ? "resolved"
+      : `not resolved: ${typeof reason === "string" ? reason : "no verdict"}`;
+    this.settings.progress?.finish(this.progressId, outcome);
+    return grade;
+  }
+
+  private async gradeSubmission(signal: AbortSignal | undefined): Promise<Grade> {
     const patch = this.submission ?? "";
     const cache = this.settings.gradeCache;
-    if (cache === undefined) return this.evaluate(patch, options.signal);
-    const grade = await cache.grade(this.instance.instance_id, patch, () =>
-      this.evaluate(patch, options.signal),
-    );
+    if (cache === undefined) return this.evaluate(patch, signal);
+    const grade = await cache.grade(this.instance.instance_id, patch, () => this.evaluate(patch, signal));
     return { ...grade, details: { ...grade.details, submitted: this.submission !== null } };
   }
 
@@ -162,7 +188,10 @@ export class SweGymEnvironment implements EnvironmentV1 {
         submitted: this.submission !== null,
         ...result.report,
         tests_status_map: result.statusMap,
+        observed_status_map: result.observedStatusMap,
+        failure_reason: result.failureReason,
         timed_out: result.timedOut,
+        output_limited: result.outputLimited,
         log_tail: result.log.slice(-4000),
       },
     };
@@ -171,6 +200,7 @@ export class SweGymEnvironment implements EnvironmentV1 {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.settings.progress?.finish(this.progressId, "closed");
     await this.workspace?.close();
     this.workspace = null;
   }

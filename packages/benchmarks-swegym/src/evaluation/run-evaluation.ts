@@ -2,9 +2,11 @@ import type { SweInstance } from "../data/swe-instance.js";
 import { evalReport, evaluateLog, type InstanceReport } from "../grading/grade-log.js";
 import type { LogParser, StatusMap } from "../grading/log-parsers.js";
 import { logMarkers } from "../grading/markers.js";
-import type { Runtime, Workspace } from "../runtime/workspace.js";
-import type { RepoSpec } from "../specs/spec-map.js";
+import { defaultCommandLimits, type Runtime, type Workspace } from "../runtime/workspace.js";
+import type { WorkspaceSetup } from "../runtime/workspace-templates.js";
+import { type RepoSpec, workspaceSetup } from "../specs/spec-map.js";
 import { evalScript, gitApplyCommands } from "./eval-script.js";
+import { explainEvaluation, observedStatusMap } from "./explain-result.js";
 
 /** What one evaluation needs. */
 export interface EvaluationRequest {
@@ -22,6 +24,8 @@ export interface EvaluationRequest {
   timeLimitMs: number;
   /** Conda environment of the runtime (`testbed` in docker images; null locally). */
   condaEnvironment: string | null;
+  /** Bytes of output the eval script may print (default 8 MiB, `defaultCommandLimits`). */
+  maxOutputBytes?: number;
   /** Cancels the evaluation. */
   signal?: AbortSignal;
 }
@@ -36,6 +40,12 @@ export interface EvaluationResult {
   log: string;
   /** The eval script hit its time limit. */
   timedOut: boolean;
+  /** The eval script's output passed the output cap and the script was killed. */
+  outputLimited: boolean;
+  /** Test results printed after the start marker, read even from a cut or failed log (what really ran). */
+  observedStatusMap: StatusMap;
+  /** Why it did not resolve, in words (`explainEvaluation`); null when resolved. */
+  failureReason: string | null;
   /** Milliseconds spent creating the workspace. */
   checkoutMs: number;
   /** Milliseconds spent applying the patch and running the eval script. */
@@ -56,6 +66,12 @@ async function applyPatch(workspace: Workspace, patch: string, signal?: AbortSig
   return `${logMarkers.applyPatchFail}:\n${last}`;
 }
 
+/** `{setup}` of a checkout request when the spec builds something. */
+export function setupOption(spec: RepoSpec): { setup?: WorkspaceSetup } {
+  const setup = workspaceSetup(spec);
+  return setup === undefined ? {} : { setup };
+}
+
 /**
  * Runs SWE-bench's evaluation of one patch in a fresh workspace (SWE-bench@v4.1.0
  * swebench/harness/run_evaluation.py `run_instance`): apply the patch by `GIT_APPLY_CMDS`, run the eval
@@ -69,12 +85,15 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     instanceId: request.instance.instance_id,
     repo: request.instance.repo,
     baseCommit: request.instance.base_commit,
+    ...setupOption(request.spec),
     ...signalOption,
   });
   const checkoutMs = Date.now() - began;
   try {
     const parts: string[] = [];
     let timedOut = false;
+    let outputLimited = false;
+    const maxOutputBytes = request.maxOutputBytes ?? defaultCommandLimits.maxOutputBytes;
     if (request.patch.trim() !== "") parts.push(await applyPatch(workspace, request.patch, request.signal));
     if (!parts.some((part) => part.startsWith(logMarkers.applyPatchFail))) {
       const script = evalScript(request.instance, request.spec, {
@@ -84,9 +103,11 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
       const path = await workspace.writeScratchFile("eval.sh", script);
       const run = await workspace.run(`/bin/bash ${path}`, {
         timeLimitMs: request.timeLimitMs,
+        maxOutputBytes,
         ...signalOption,
       });
       parts.push(run.output);
+      outputLimited = run.outputLimited;
       if (run.timedOut) {
         timedOut = true;
         parts.push(
@@ -99,11 +120,15 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const log = parts.join("\n");
     const gold = { FAIL_TO_PASS: request.instance.FAIL_TO_PASS, PASS_TO_PASS: request.instance.PASS_TO_PASS };
     const report = evalReport(request.patch, log, request.parser, gold);
+    const outcome = { report, log, timedOut, outputLimited };
     return {
-      report,
+      ...outcome,
       statusMap: evaluateLog(log, request.parser).statusMap,
-      log,
-      timedOut,
+      observedStatusMap: observedStatusMap(log, request.parser),
+      failureReason: explainEvaluation(outcome, request.parser, {
+        timeLimitMs: request.timeLimitMs,
+        maxOutputBytes,
+      }),
       checkoutMs,
       testMs: Date.now() - began - checkoutMs,
     };

@@ -2,6 +2,7 @@ import type { GoldReplayFailure, GoldReplayReportV1, Task } from "@hs/harness";
 import type { SweInstance } from "../data/swe-instance.js";
 import type { EpisodeSettings } from "../environment/environment.js";
 import { runEvaluation } from "../evaluation/run-evaluation.js";
+import { tailLines } from "../runtime/workspace-templates.js";
 
 /** What gold replay needs from the benchmark. */
 export interface GoldReplayContext {
@@ -20,15 +21,30 @@ export interface GoldReplayContext {
 interface Timing {
   checkoutMs: number[];
   testMs: number[];
+  failureDetails: Record<string, ReplayFailureDetail[]>;
 }
 
-function failedTests(report: {
-  tests_status?: { FAIL_TO_PASS: { failure: string[] }; PASS_TO_PASS: { failure: string[] } };
-}): string {
-  const status = report.tests_status;
-  if (status === undefined) return "no test output between the markers";
-  const failing = [...status.FAIL_TO_PASS.failure, ...status.PASS_TO_PASS.failure];
-  return failing.length === 0 ? "not resolved" : `failing: ${failing.slice(0, 5).join(", ")}`;
+/** Lines of the log's tail shown with a failure on the terminal (the JSON holds more). */
+export const failureTailLines = 12;
+
+/** What the JSON report holds of one failed evaluation. */
+export interface ReplayFailureDetail {
+  /** `gold` or `empty`. */
+  patch: "gold" | "empty";
+  /** Why it did not resolve (or why the empty patch did). */
+  reason: string;
+  /** The last 8,000 characters of the log. */
+  log_tail: string;
+  /** Test id -> status, as read after the start marker (also from a cut log). */
+  tests_status_map: Record<string, string>;
+}
+
+function withTail(reason: string, log: string): string {
+  const tail = tailLines(log, failureTailLines)
+    .split("\n")
+    .map((line) => `    | ${line}`)
+    .join("\n");
+  return `${reason}\n  log tail:\n${tail}`;
 }
 
 async function replayOne(
@@ -61,13 +77,20 @@ async function replayOne(
       timing.checkoutMs.push(result.checkoutMs);
       timing.testMs.push(result.testMs);
       outcome[kind] = result.report.resolved;
-      if (kind === "gold" && !result.report.resolved) {
-        failures.push({ taskId: task.id, reason: `gold patch not resolved: ${failedTests(result.report)}` });
-      }
-      if (kind === "empty" && result.report.resolved) {
-        failures.push({
-          taskId: task.id,
-          reason: "the empty patch resolves it: no FAIL_TO_PASS test fails before the fix",
+      const reason =
+        kind === "gold" && !result.report.resolved
+          ? `gold patch not resolved: ${result.failureReason ?? "not resolved"}`
+          : kind === "empty" && result.report.resolved
+            ? "the empty patch resolves it: no FAIL_TO_PASS test fails before the fix"
+            : null;
+      if (reason !== null) {
+        failures.push({ taskId: task.id, reason: withTail(reason, result.log) });
+        timing.failureDetails[task.id] ??= [];
+        timing.failureDetails[task.id]?.push({
+          patch: kind,
+          reason,
+          log_tail: result.log.slice(-8000),
+          tests_status_map: result.observedStatusMap,
         });
       }
     } catch (error) {
@@ -89,7 +112,7 @@ export async function runGoldReplay(
   context: GoldReplayContext,
 ): Promise<GoldReplayReportV1> {
   const began = Date.now();
-  const timing: Timing = { checkoutMs: [], testMs: [] };
+  const timing: Timing = { checkoutMs: [], testMs: [], failureDetails: {} };
   let passed = 0;
   let emptyPassed = 0;
   const failures: GoldReplayFailure[] = [];
@@ -113,6 +136,7 @@ export async function runGoldReplay(
       evaluationsPerSecond: seconds === 0 ? 0 : Math.round((timing.testMs.length / seconds) * 100) / 100,
       meanCheckoutMs: mean(timing.checkoutMs),
       meanTestRunMs: mean(timing.testMs),
+      failureDetails: timing.failureDetails,
     },
   };
 }

@@ -28,6 +28,7 @@ import {
   type Runtime,
   type Workspace,
 } from "./workspace.js";
+import { type TemplateLease, temporaryTemplateDirectory, WorkspaceTemplates } from "./workspace-templates.js";
 
 /** Options of the local runtime. */
 export interface LocalRuntimeOptions {
@@ -67,7 +68,19 @@ export interface LocalRuntimeOptions {
    * `testbed` for the agent and the grader alike (default: whatever PATH finds).
    */
   python?: string;
+  /**
+   * Where the per-commit templates workspaces are made from are kept (default: a fresh directory in the
+   * OS temp directory, removed when the process exits).
+   */
+  templateDirectory?: string;
+  /** Templates kept at once (default 8; a moto checkout is about 130 MB). */
+  maxTemplates?: number;
+  /** How workspaces are made from templates: `auto` (default: an overlay mount where allowed, else a copy), `overlay` or `copy`. */
+  layering?: "auto" | "overlay" | "copy";
 }
+
+/** Milliseconds a spec's `install` may run when a template is built (SWE-bench's grading default). */
+export const setupTimeLimitMs = 1_800_000;
 
 /** Environment of every command: mini-swe-agent's swebench.yaml `env`, no byte-code files in the repository. */
 const commandEnvironment: Record<string, string> = {
@@ -79,18 +92,6 @@ const commandEnvironment: Record<string, string> = {
   PYTHONDONTWRITEBYTECODE: "1",
   GIT_TERMINAL_PROMPT: "0",
 };
-
-async function git(args: string[], cwd: string, signal?: AbortSignal): Promise<string> {
-  const result = await runProcess("git", args, {
-    cwd,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    timeLimitMs: 120_000,
-    maxOutputBytes: 1024 * 1024,
-    ...(signal === undefined ? {} : { signal }),
-  });
-  if (result.returncode !== 0) throw new EnvironmentError(`git ${args[0]} failed: ${result.output.trim()}`);
-  return result.output;
-}
 
 /** `DIR/python`, `DIR/python3` linked to the interpreter and `DIR/pytest` running its pytest. */
 async function linkPython(directory: string, python: string): Promise<void> {
@@ -141,6 +142,8 @@ class LocalWorkspace implements Workspace {
   private readonly sandbox: WorkspaceSandbox;
   private closed = false;
   private homeMade = false;
+  /** The hold on the template the repository directory was made from (unmounted and released on close). */
+  lease: TemplateLease | undefined;
 
   constructor(
     readonly episodeDirectory: string,
@@ -197,6 +200,7 @@ class LocalWorkspace implements Workspace {
     if (this.closed) return;
     this.closed = true;
     if (this.cgroup !== undefined) await removeWorkspaceCgroup(this.cgroup);
+    await this.lease?.release();
     await rm(this.episodeDirectory, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -218,11 +222,44 @@ function checkSandboxInputs(options: LocalRuntimeOptions, isolation: IsolationLe
     );
 }
 
+interface TemplateContext {
+  isolation: IsolationLevel;
+  limits: WorkspaceLimitsV1;
+  sandbox: Pick<WorkspaceSandbox, "hiddenPaths" | "readOnlyBinds">;
+}
+
+function templateStore(options: LocalRuntimeOptions, context: TemplateContext): WorkspaceTemplates {
+  return new WorkspaceTemplates({
+    directory: options.templateDirectory ?? temporaryTemplateDirectory,
+    keySalt: options.python ?? "",
+    ...(options.maxTemplates === undefined ? {} : { maxTemplates: options.maxTemplates }),
+    ...(options.layering === undefined ? {} : { layering: options.layering }),
+    runSetup: async (templateDirectory, command, signal) => {
+      const workspace = new LocalWorkspace(
+        templateDirectory,
+        context.isolation,
+        undefined,
+        context.limits,
+        context.sandbox,
+        false,
+        options.python !== undefined,
+      );
+      if (options.python !== undefined) await linkPython(workspace.binDirectory, options.python);
+      return workspace.run(command, {
+        timeLimitMs: setupTimeLimitMs,
+        maxOutputBytes: defaultCommandLimits.maxOutputBytes,
+        ...(signal === undefined ? {} : { signal }),
+      });
+    },
+  });
+}
+
 /**
- * Checks out `<mirror>/<owner>__<name>` at the base commit into a fresh directory per workspace: a
- * one-commit shallow fetch, so neither later commits nor other instances' commits of the mirror are
- * visible (SWE-bench removes them from its images for the same reason, test_spec/python.py
- * `make_repo_script_list_py`). Commands run under bubblewrap where it works.
+ * Checks out `<mirror>/<owner>__<name>` at the base commit into a fresh directory per workspace, made
+ * from a per-commit template (`WorkspaceTemplates`: fetched two commits deep, the spec's setup built
+ * in), so neither later commits nor other instances' commits of the mirror are visible (SWE-bench
+ * removes them from its images for the same reason, test_spec/python.py `make_repo_script_list_py`).
+ * Commands run under bubblewrap where it works.
  */
 export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
   const requested = options.isolation ?? "auto";
@@ -235,10 +272,13 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
     maxProcesses: options.maxProcesses ?? defaultWorkspaceLimits.maxProcesses,
     memoryBytes: options.memoryBytes ?? defaultWorkspaceLimits.memoryBytes,
   };
+  const sandbox = { hiddenPaths: hidden, readOnlyBinds: binds };
+  const templates = templateStore(options, { isolation, limits, sandbox });
   return {
     id: "local",
     async createWorkspace(request: CheckoutRequest): Promise<Workspace> {
-      const mirror = join(options.mirrorDirectory, mirrorName(request.repo));
+      const name = mirrorName(request.repo);
+      const mirror = join(options.mirrorDirectory, name);
       if (!existsSync(join(mirror, ".git")) && !existsSync(join(mirror, "HEAD"))) {
         throw new EnvironmentError(
           `repository ${request.repo} is not in the mirror: no git repository at ${mirror}`,
@@ -252,19 +292,22 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         isolation,
         cgroup,
         limits,
-        { hiddenPaths: hidden, readOnlyBinds: binds },
+        sandbox,
         options.loginShell ?? false,
         options.python !== undefined,
       );
       try {
-        const directory = workspace.directory;
-        await git(["init", "-q", directory], episodeDirectory, request.signal);
-        await git(
-          ["fetch", "-q", "--depth=1", "--no-tags", `file://${mirror}`, request.baseCommit],
-          directory,
-          request.signal,
+        workspace.lease = await templates.checkout(
+          {
+            mirror,
+            mirrorName: name,
+            commit: request.baseCommit,
+            ...(request.setup === undefined ? {} : { setup: request.setup }),
+            ...(request.signal === undefined ? {} : { signal: request.signal }),
+          },
+          workspace.directory,
+          join(episodeDirectory, "layers"),
         );
-        await git(["checkout", "-q", "--detach", "FETCH_HEAD"], directory, request.signal);
         if (options.python !== undefined) await linkPython(workspace.binDirectory, options.python);
       } catch (error) {
         await workspace.close();

@@ -1,4 +1,5 @@
 import type { ProcessLimits, ProcessResult } from "./run-process.js";
+import type { WorkspaceSetup } from "./workspace-templates.js";
 
 /** Options of one command in a workspace. */
 export interface RunOptions extends Partial<ProcessLimits> {
@@ -32,6 +33,8 @@ export interface CheckoutRequest {
   repo: string;
   /** The commit to check out. */
   baseCommit: string;
+  /** What is built into the checkout before anyone sees it (the spec's install; the local runtime only). */
+  setup?: WorkspaceSetup;
   /** Cancels the checkout. */
   signal?: AbortSignal;
 }

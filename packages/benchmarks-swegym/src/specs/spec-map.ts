@@ -1,6 +1,7 @@
 import { InvalidInputError } from "@hs/harness";
 import { z } from "zod";
 import { logParsers } from "../grading/log-parsers.js";
+import type { WorkspaceSetup } from "../runtime/workspace-templates.js";
 
 /**
  * One repository-version spec, under SWE-bench's key names (`MAP_REPO_VERSION_TO_SPECS` in
@@ -10,9 +11,22 @@ import { logParsers } from "../grading/log-parsers.js";
 export const repoSpecSchema = z.looseObject({
   /** The test command; the test files the test patch touches are appended. */
   test_cmd: z.string().min(1),
-  /** Run before the tests in the eval script (SWE-bench runs it there too). */
+  /**
+   * Builds the repository: run once per base commit in the local runtime's template (so the agent's and
+   * the grader's workspaces start built, as in SWE-bench's images) and again in the eval script before
+   * the tests (as SWE-bench runs it there).
+   */
   install: z.string().optional(),
-  /** Python version of the environment (the docker images carry it; informational locally). */
+  /**
+   * This package's addition: a directory of prebuilt files (compiled extensions, generated sources)
+   * copied over the checkout before `install`; `{commit}` becomes the base commit and `{repo}`
+   * `owner__name`, since build artifacts are per commit while specs are per version.
+   */
+  artifacts: z.string().min(1).optional(),
+  /**
+   * Python version of the environment (`major.minor`): the docker images carry it; locally it is
+   * checked against the `--python` interpreter, and a mismatch is reported naming both versions.
+   */
   python: z.string().optional(),
   /** Commands run at the start of the eval script. */
   eval_commands: z.array(z.string()).optional(),
@@ -68,6 +82,15 @@ export const sweGymSpecs: SpecMap = {
     ),
   },
 };
+
+/** What the local runtime builds into an instance's checkout from its spec. */
+export function workspaceSetup(spec: RepoSpec): WorkspaceSetup | undefined {
+  if (spec.install === undefined && spec.artifacts === undefined) return undefined;
+  return {
+    ...(spec.install === undefined ? {} : { install: spec.install }),
+    ...(spec.artifacts === undefined ? {} : { artifacts: spec.artifacts }),
+  };
+}
 
 /** Merges maps: later maps add repositories and override versions of earlier ones. */
 export function mergeSpecMaps(...maps: readonly SpecMap[]): SpecMap {
