@@ -21,9 +21,10 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "wrong-target": ["guidance", "verification", "tool-exposure"],
   // benchmark-owned modes (each benchmark's `failureConventions.modeRules`); a mode names no benchmark
   "wrong-statement": ["guidance", "action-format"],
-  "value-mismatch": ["tool-exposure", "guidance", "verification"],
+  // a value written differently and a wrong column are repaired by seeing the table's values (context)
+  "value-mismatch": ["context", "tool-exposure", "guidance", "verification"],
   "changed-wrong-rows": ["verification", "guidance"],
-  "wrong-column": ["tool-exposure", "guidance"],
+  "wrong-column": ["context", "tool-exposure", "guidance"],
   "not-logged-in": ["error-recovery", "guidance"],
   "doc-not-read": ["guidance", "tool-exposure"],
   "stopped-paging": ["tool-exposure", "guidance"],
