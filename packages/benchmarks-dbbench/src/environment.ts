@@ -14,7 +14,7 @@ import {
   recordTables,
 } from "./data/dbbench-record.js";
 import type { DatabaseEngine, EpisodeDatabase } from "./engines/database-engine.js";
-import { fcCommitOfArguments } from "./grading/fc-commit.js";
+import { fcCommitOfCall } from "./grading/fc-commit.js";
 import {
   type GradingProtocol,
   gradeFcAnswer,
@@ -45,7 +45,7 @@ export function v02AnswerText(value: unknown): string | undefined {
 /** What an episode committed: a v0.2 `Final Answer:` line, or a tool call's arguments. */
 type Committed =
   | { kind: "v0.2-line"; line: string }
-  | { kind: "tool-call"; arguments: Readonly<Record<string, unknown>> };
+  | { kind: "tool-call"; arguments: Readonly<Record<string, unknown>>; argumentsText?: string };
 
 /** How an environment decides which AgentBench grader applies. */
 export type ProtocolChoice = GradingProtocol | "auto";
@@ -169,7 +169,11 @@ export class DbBenchEnvironment implements EnvironmentV1 {
       this.committed =
         typeof line === "string"
           ? { kind: "v0.2-line", line }
-          : { kind: "tool-call", arguments: call.arguments };
+          : {
+              kind: "tool-call",
+              arguments: call.arguments,
+              ...(call.argumentsText === undefined ? {} : { argumentsText: call.argumentsText }),
+            };
       return finish({ content: "Final answer committed.", isError: false, done: true });
     }
     return finish({
@@ -202,7 +206,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
   private fcCommitProblem(): string | undefined {
     if (this.committed === undefined) return "no answer committed";
     if (this.committed.kind !== "tool-call") return undefined;
-    const commit = fcCommitOfArguments(this.committed.arguments);
+    const commit = fcCommitOfCall(this.committed);
     return commit.ok ? undefined : commit.reason;
   }
 
@@ -234,7 +238,7 @@ export class DbBenchEnvironment implements EnvironmentV1 {
         : gradeFcAnswer(committed.line, label);
     }
     if (protocol === "fc") {
-      const commit = fcCommitOfArguments(committed.arguments);
+      const commit = fcCommitOfCall(committed);
       return commit.ok && gradeFcValue(commit.value, { kind: "list", items: label.map(labelValue) });
     }
     // a tool call graded by v0.2's rules (protocol "v0.2"): a string as the text after "Final Answer:",

@@ -30,6 +30,20 @@ describe("parseChatCompletion", () => {
     expect(policyActionSchema.safeParse(action).success).toBe(true);
   });
 
+  it("keeps the arguments' JSON text beside the parsed object, so a grader can read numbers as written", () => {
+    const text = '{"answers": [1.0, 12345678901234567890]}';
+    const action = parseChatCompletion(
+      reply({ tool_calls: [{ id: "c1", function: { name: "commit_final_answer", arguments: text } }] }),
+    );
+    expect(action.toolCalls?.[0]).toEqual({
+      id: "c1",
+      name: "commit_final_answer",
+      arguments: { answers: [1, 12345678901234567000] },
+      argumentsText: text,
+    });
+    expect(policyActionSchema.safeParse(action).success).toBe(true);
+  });
+
   it("marks arguments that are JSON but not an object, and calls that are not functions", () => {
     const array = parseChatCompletion(
       reply({ tool_calls: [{ id: "a", function: { name: "f", arguments: "[1,2]" } }] }),

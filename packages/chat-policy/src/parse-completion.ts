@@ -130,6 +130,7 @@ function readToolCalls(raw: readonly unknown[]): { calls: ToolCall[] } | { probl
       return { problem: `tool call ${index} has type "${type}", expected "function"` };
     }
     let args: unknown;
+    let argumentsText: string | undefined;
     if (typeof fn.arguments === "object" && fn.arguments !== null) {
       args = fn.arguments;
     } else {
@@ -139,6 +140,7 @@ function readToolCalls(raw: readonly unknown[]): { calls: ToolCall[] } | { probl
       } else {
         try {
           args = JSON.parse(text);
+          argumentsText = text;
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           return {
@@ -152,7 +154,12 @@ function readToolCalls(raw: readonly unknown[]): { calls: ToolCall[] } | { probl
         problem: `arguments of tool call ${index} (${fn.name}) are not a JSON object: ${excerpt(JSON.stringify(args))}`,
       };
     }
-    calls.push({ id: id ?? `call_${index}`, name: fn.name, arguments: args as Record<string, unknown> });
+    calls.push({
+      id: id ?? `call_${index}`,
+      name: fn.name,
+      arguments: args as Record<string, unknown>,
+      ...(argumentsText === undefined ? {} : { argumentsText }),
+    });
   }
   return { calls };
 }

@@ -20,7 +20,7 @@ const seats = { table_name: "Seats", table_info: { columns: [{ name: "n" }], row
 async function episode(
   record: EdgeRecord,
   protocol: "auto" | "v0.2" | "fc",
-  calls: { name: string; arguments: Record<string, unknown> }[],
+  calls: { name: string; arguments: Record<string, unknown>; argumentsText?: string }[],
   engine?: string,
 ) {
   const full = { description: "How many?", table: seats, ...record };
@@ -89,6 +89,17 @@ describe("JSON numbers in FC arguments: json.loads keeps what Python makes of th
     ).toBe(true);
     // after JSON.parse the number's text is gone: 1.0 is 1 (the README's edge table says so)
     expect(gradeFcAnswer(JSON.parse('[1.0,"x"]'), ["1.0", "x"])).toBe(false);
+  });
+  it("gives the same verdicts in an FC episode whose call carries the arguments' JSON text", async () => {
+    const commit = async (text: string, label: string[]) =>
+      (
+        await episode({ label, type: ["other"] }, "fc", [
+          { name: "commit_final_answer", arguments: JSON.parse(text), argumentsText: text },
+        ])
+      ).success;
+    expect(await commit('{"answers":[1.0,"x"]}', ["1.0", "x"])).toBe(true);
+    expect(await commit('{"answers":[12345678901234567890,"x"]}', ["12345678901234567890", "x"])).toBe(true);
+    expect(await commit('{"answers":[1,"x"]}', ["1.0", "x"])).toBe(false);
   });
 });
 

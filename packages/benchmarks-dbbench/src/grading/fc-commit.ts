@@ -76,3 +76,16 @@ export function gradeFcToolArguments(argumentsJson: string, label: readonly Labe
   const commit = fcCommit(parsed);
   return commit.ok && gradeFcValue(commit.value, { kind: "list", items: label.map(labelValue) });
 }
+
+/**
+ * `fcCommit` of a committed tool call: of its arguments' JSON text as the policy wrote it when there is
+ * one (numbers keep their text, keys their order, as json.loads gives them), else of the parsed object.
+ */
+export function fcCommitOfCall(call: {
+  arguments: Readonly<Record<string, unknown>>;
+  argumentsText?: string;
+}): FcCommit {
+  if (call.argumentsText === undefined) return fcCommitOfArguments(call.arguments);
+  const parsed = parsePythonJson(call.argumentsText);
+  return parsed === undefined ? fcCommitOfArguments(call.arguments) : fcCommit(parsed);
+}

@@ -25,6 +25,11 @@ export const toolCallSchema = z.object({
   name: z.string(),
   /** Arguments object. */
   arguments: z.record(z.string(), z.unknown()),
+  /**
+   * The arguments exactly as the policy wrote them, when they came as JSON text (an OpenAI-style tool
+   * call). An environment whose grader reads that text itself (AgentBench FC's `json.loads`) uses it.
+   */
+  argumentsText: z.string().optional(),
 });
 /** One call of a tool, as parsed from the policy's output. */
 export type ToolCall = z.infer<typeof toolCallSchema>;
