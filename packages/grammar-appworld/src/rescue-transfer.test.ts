@@ -1,7 +1,7 @@
 import { type ActionGrammarV1, harnessCallMarker, type PolicyView } from "@hs/harness";
+import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
-import { decisionProbability, rescueUpdate } from "./__fixtures__/rescue-transfer.js";
 import { createAppWorldGrammar } from "./appworld-grammar.js";
 
 const grammar = createAppWorldGrammar();

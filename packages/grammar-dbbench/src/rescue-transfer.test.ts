@@ -1,7 +1,7 @@
 import { dbbenchEmptyResultNotes } from "@hs/benchmarks-dbbench";
 import { type ActionGrammarV1, harnessCallMarker, type PolicyView } from "@hs/harness";
+import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
 import { describe, expect, it } from "vitest";
-import { decisionProbability, rescueUpdate } from "./__fixtures__/rescue-transfer.js";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
 import { type FeatureName, featureIndex, priorVector } from "./features.js";

@@ -1,6 +1,6 @@
 import { harnessCallMarker, type PolicyView } from "@hs/harness";
+import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
 import { describe, expect, it } from "vitest";
-import { decisionProbability, rescueUpdate } from "./__fixtures__/rescue-transfer.js";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
 import { createSweGymGrammar } from "./swegym-grammar.js";
 

@@ -1,1 +1,2 @@
 export * from "./embedded-learner.js";
+export * from "./rescue-transfer.js";

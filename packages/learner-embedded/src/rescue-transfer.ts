@@ -1,6 +1,6 @@
 import type { ActionGrammarV1, PolicyAction, PolicyView } from "@hs/harness";
-import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
+import { EmbeddedGrpoLearner } from "./embedded-learner.js";
 
 /** The probability the embedded policy gives `label` at the decision the grammar asks after `chosen`. */
 export function decisionProbability(
@@ -52,7 +52,7 @@ export interface GroupSample {
 }
 
 /**
- * One GRPO update of the embedded learner on a rescued group (the sibling's rollouts, their
+ * Whether a rescue can teach the base harness: one GRPO update of the embedded learner on a rescued group (the sibling's rollouts, their
  * group-normalised advantages). Returns the policy before and after the update, from the same seed.
  */
 export async function rescueUpdate(
