@@ -20,7 +20,7 @@ const seats = { table_name: "Seats", table_info: { columns: [{ name: "n" }], row
 async function episode(
   record: EdgeRecord,
   protocol: "auto" | "v0.2" | "fc",
-  calls: { name: string; arguments: Record<string, unknown>; argumentsText?: string }[],
+  calls: { name: string; arguments: Record<string, unknown>; argumentsText?: string | undefined }[],
   engine?: string,
 ) {
   const full = { description: "How many?", table: seats, ...record };
