@@ -17,7 +17,8 @@ const { pool, report } = await evolvePool({
   policy: createLookupSensitivePolicy(),
   tasks,
   base: lookupTextHarness,
-  rolloutsPerTask: 1,
+  // four rollouts a task: a sibling must rescue at least 3 failures and beat the re-roll by a sign test
+  rolloutsPerTask: 4,
   generations: 3,
   candidatesPerGeneration: 3,
   seed: 3,
@@ -27,6 +28,8 @@ if (pool.siblings.length === 0) throw new Error("evolution accepted no sibling")
 for (const sibling of pool.siblings) {
   if (!(sibling.validation.rescued > sibling.validation.regressions))
     throw new Error(`${sibling.id} joined without a positive score`);
+  if (!(sibling.validation.control?.pValue < 0.1))
+    throw new Error(`${sibling.id} joined without beating the re-roll control`);
   if (changedSections(pool.base.config, sibling.config).length !== 1)
     throw new Error(`${sibling.id} changed more than one section`);
 }

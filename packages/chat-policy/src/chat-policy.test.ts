@@ -101,7 +101,12 @@ describe("chat policy over HTTP: request and reply", () => {
     const action = await chat.act(toolView, { seed: 7 });
 
     expect(action.toolCalls).toEqual([
-      { id: "call_2", name: "commit_final_answer", arguments: { answer: ["3"] } },
+      {
+        id: "call_2",
+        name: "commit_final_answer",
+        arguments: { answer: ["3"] },
+        argumentsText: '{"answer":["3"]}',
+      },
     ]);
     expect(action.content).toBe("Committing.");
     expect(action.finishReason).toBe("tool_calls");
