@@ -7,6 +7,7 @@ import { type Task, taskSchema } from "../spec/task.js";
 import type { ToolCall } from "../spec/tool.js";
 import { toolSpecSchema } from "../spec/tool.js";
 import { type ConformanceCheck, createCheckRunner, failedLines } from "./conformance-check.js";
+import { splitProblems, taskGoldProblems, textLeaks } from "./plugin-checks.js";
 import { probeEpisode } from "./probe-episode.js";
 
 /** What a benchmark author hands the kit besides the benchmark. */
@@ -19,7 +20,8 @@ export interface BenchmarkConformanceOptions {
   sampleSize?: number;
   /**
    * The grader's secrets of a task (labels, reference solutions, expected hashes, test names): none may
-   * appear in the task or in anything the policy is shown. Strings shorter than 4 characters are skipped.
+   * appear in the task or in anything the policy is shown. Strings shorter than 4 characters are looked
+   * for only as a whole value of the task's metadata (a numeric label `12` in `metadata.answer`).
    */
   goldOf: (task: Task) => readonly string[];
   /**
@@ -47,19 +49,13 @@ export interface BenchmarkConformanceReport {
   checks: ConformanceCheck[];
 }
 
-function leaks(text: string, gold: readonly string[]): string[] {
-  return gold.filter((secret) => secret.trim().length >= 4 && text.includes(secret));
-}
-
 function contractProblems(benchmark: BenchmarkV1): string[] {
   const problems: string[] = [];
   if (benchmark.specificationVersion !== "v1")
     problems.push(`specificationVersion is ${benchmark.specificationVersion}`);
   if (!(benchmark.defaultPreset in benchmark.presets))
     problems.push(`defaultPreset ${benchmark.defaultPreset} is not a preset`);
-  for (const split of [benchmark.trainSplit, ...(benchmark.heldoutSplits ?? [])])
-    if (split !== undefined && !benchmark.splits.includes(split))
-      problems.push(`split ${split} is not in splits`);
+  problems.push(...splitProblems(benchmark));
   if (benchmark.failureConventions !== undefined) {
     const parsed = failureConventionsSchema.safeParse(benchmark.failureConventions);
     if (!parsed.success) problems.push(`failureConventions: ${parsed.error.issues[0]?.message ?? "invalid"}`);
@@ -93,8 +89,28 @@ function taskProblems(
     const parsed = taskSchema.strict().safeParse(task);
     if (!parsed.success) problems.push(`${task.id}: not a Task (${parsed.error.issues[0]?.message ?? ""})`);
     if (task.benchmark !== benchmark.id) problems.push(`${task.id}: benchmark is ${task.benchmark}`);
-    const leaked = leaks(JSON.stringify(task), options.goldOf(task));
-    if (leaked.length > 0) problems.push(`${task.id} holds gold: ${leaked.slice(0, 3).join(" | ")}`);
+    problems.push(...taskGoldProblems(task, options.goldOf(task)));
+  }
+  return problems;
+}
+
+/** Every declared split but the one checked in full loads, has tasks, and its tasks hold no gold. */
+async function declaredSplitProblems(
+  benchmark: BenchmarkV1,
+  checked: string,
+  options: BenchmarkConformanceOptions,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const split of benchmark.splits.filter((entry) => entry !== checked)) {
+    try {
+      const { tasks } = await benchmark.loadTasks({ split });
+      if (tasks.length === 0) problems.push(`split ${split} has no task`);
+      for (const task of tasks) problems.push(...taskGoldProblems(task, options.goldOf(task)));
+    } catch (error) {
+      problems.push(
+        `split ${split} does not load: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   return problems;
 }
@@ -110,7 +126,7 @@ async function viewProblems(
       const { views, trajectory } = await probeEpisode(benchmark, task, preset);
       if (views.length === 0)
         problems.push(`${task.id} under ${name}: the policy was never asked (${trajectory.endReason})`);
-      const leaked = leaks(JSON.stringify(views), options.goldOf(task));
+      const leaked = textLeaks(JSON.stringify(views), options.goldOf(task));
       if (leaked.length > 0)
         problems.push(`${task.id} under ${name}: the view shows gold: ${leaked.slice(0, 3).join(" | ")}`);
       if (trajectory.success)
@@ -239,6 +255,9 @@ export async function checkBenchmarkConformance(
           ];
     return [...problems, ...taskProblems(benchmark, tasks, options)];
   });
+  await check("every other declared split loads; its tasks hold no gold", async () =>
+    declaredSplitProblems(benchmark, split, options),
+  );
   const sample = tasks.slice(0, options.sampleSize ?? 3);
   await check("tools are valid tool specs", async () => {
     if (sample[0] === undefined) return [];
