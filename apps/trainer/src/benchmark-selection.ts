@@ -8,6 +8,7 @@ import {
   readHarnessConfigFile,
   type Task,
 } from "@hs/harness";
+import { splitProblems, taskGoldProblems } from "@hs/harness/conformance";
 import { type CommandArguments, UsageError } from "./command.js";
 import { loadBenchmarkPlugin, loadGrammarPlugin } from "./plugins.js";
 
@@ -43,6 +44,9 @@ export async function openBenchmark(args: CommandArguments, fallback?: string): 
   const benchmark = await selection.plugin.createBenchmark(selection.values, context);
   if (benchmark?.specificationVersion !== "v1")
     throw new UsageError(`--bench ${selection.specifier}: createBenchmark did not return a BenchmarkV1`);
+  const splits = splitProblems(benchmark);
+  if (splits.length > 0)
+    throw new UsageError(`--bench ${selection.specifier}: benchmark ${benchmark.id}: ${splits.join("; ")}`);
   if (problem !== undefined) grammarProblems.set(benchmark, problem);
   return benchmark;
 }
@@ -67,9 +71,22 @@ export function heldoutSplitOf(benchmark: BenchmarkV1): string {
   return benchmark.heldoutSplits?.[0] ?? benchmark.splits.at(-1) ?? "dev";
 }
 
+async function loadFrom(benchmark: BenchmarkV1, data: string | undefined, split: string) {
+  const source = data === undefined ? `split ${split}` : data;
+  try {
+    return data === undefined
+      ? await benchmark.loadTasks({ split })
+      : await benchmark.loadTasks({ path: resolve(data) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`benchmark ${benchmark.id}: loadTasks of ${source} failed: ${message}`);
+  }
+}
+
 /**
  * Loads tasks from `--data FILE` or from a bundled split. Bad records are reported through `warn`
- * (file, line, field) and skipped; the others load. No task at all is an error.
+ * (file, line, field) and skipped; the others load. No task at all is an error, and so is a task that
+ * holds one of the benchmark's `goldOf` secrets (the conformance kit's rule).
  */
 export async function loadTaskSet(
   benchmark: BenchmarkV1,
@@ -77,12 +94,15 @@ export async function loadTaskSet(
   split: string,
   warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<Task[]> {
-  const { tasks, problems } =
-    data === undefined
-      ? await benchmark.loadTasks({ split })
-      : await benchmark.loadTasks({ path: resolve(data) });
+  const { tasks, problems } = await loadFrom(benchmark, data, split);
   for (const problem of problems) warn(`skipped a record: ${problem.message}`);
   if (tasks.length === 0) throw new UsageError(`no tasks in ${data ?? `split ${split}`}`);
+  const goldOf = benchmark.goldOf?.bind(benchmark);
+  const leaks = goldOf === undefined ? [] : tasks.flatMap((task) => taskGoldProblems(task, goldOf(task)));
+  if (leaks.length > 0)
+    throw new UsageError(
+      `benchmark ${benchmark.id}: ${leaks.slice(0, 3).join("; ")} (no policy may see gold)`,
+    );
   return tasks;
 }
 

@@ -9,6 +9,7 @@ export * from "./parse-harness-config.js";
 export * from "./pool-entries.js";
 export * from "./pool-integrity.js";
 export * from "./read-harness-file.js";
+export * from "./router-decision-check.js";
 export * from "./runtime/index.js";
 export * from "./seeded-random.js";
 export * from "./spec/index.js";

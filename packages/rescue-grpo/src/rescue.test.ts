@@ -216,4 +216,22 @@ describe("createRescuer", () => {
       /"nope" is not in the pool/,
     );
   });
+
+  it("refuses a router decision that selects an id the pool lacks, naming the router and the id", async () => {
+    const rescuer = createRescuer({
+      benchmark,
+      pool,
+      policy: hintReader(),
+      selection: "router",
+      router: fixedRouter(["no-such-sibling", "helpful"]),
+      k: 2,
+      rescueBudget: 2,
+      keepBaseNegative: false,
+      seed: 1,
+      profiles: () => null,
+    });
+    await expect(rescuer(await failedGroup(), { step: 0, rolloutsLeft: 10 })).rejects.toThrow(
+      /router fixed: selected "no-such-sibling", which is not a sibling of the pool/,
+    );
+  });
 });

@@ -9,6 +9,7 @@ import type {
   Trajectory,
 } from "@hs/harness";
 import {
+  assertRouterDecisionInPool,
   createRandom,
   InvalidInputError,
   mixSeed,
@@ -97,7 +98,8 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
         return shuffle(ids, random).slice(0, options.k);
       }
       case "router": {
-        const decision = await (options.router as RouterV1).route({
+        const router = options.router as RouterV1;
+        const decision = await router.route({
           task: observedTask(options.benchmark, group.task),
           failedGroup: failed.map((trajectory) =>
             observedTrajectory(options.benchmark, trajectory, group.task),
@@ -108,7 +110,8 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
           seed: mixSeed(options.seed, key),
           ...(signal === undefined ? {} : { signal }),
         });
-        return decision.selected.filter((id) => siblings.has(id)).slice(0, options.k);
+        assertRouterDecisionInPool(router.id, decision, options.pool);
+        return decision.selected.slice(0, options.k);
       }
     }
   };

@@ -11,6 +11,7 @@ import {
   type RouterDecision,
   type RouterV1,
   type RoutingInput,
+  routerDecisionProblems,
   routerDecisionSchema,
 } from "@hs/harness";
 
@@ -158,10 +159,7 @@ function problemsOf(decision: RouterDecision, input: RoutingInput): string[] {
   const parsed = routerDecisionSchema.safeParse(decision);
   if (!parsed.success)
     problems.push(`decision does not match routerDecisionSchema: ${parsed.error.issues[0]?.message ?? ""}`);
-  const members = new Set(input.pool.siblings.map((sibling) => sibling.id));
-  for (const id of [...decision.selected, ...decision.ranking.map((entry) => entry.harnessId)]) {
-    if (!members.has(id)) problems.push(`"${id}" is not a sibling of the pool`);
-  }
+  problems.push(...routerDecisionProblems(decision, input.pool));
   if (new Set(decision.selected).size !== decision.selected.length)
     problems.push(`selected repeats a harness: ${decision.selected.join(", ")}`);
   const expected = Math.min(input.k, input.pool.siblings.length);

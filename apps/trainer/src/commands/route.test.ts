@@ -148,4 +148,28 @@ describe("hs evolve / hs profile usage", () => {
       "--policy SPEC is required",
     );
   });
+
+  it("refuses a router plugin that selects an id the pool lacks, naming the router and the id", async () => {
+    const router = join(directory, "stray-router.js");
+    await writeFile(
+      router,
+      `export const routerPlugin = {
+  specificationVersion: "v1",
+  id: "stray",
+  description: "selects a harness no pool has",
+  createRouter: () => ({
+    specificationVersion: "v1",
+    id: "stray",
+    route: async () => ({ ranking: [], selected: ["no-such-sibling"] }),
+  }),
+};
+`,
+    );
+    const { code, stdout, stderr } = await run([
+      ...["route", "--pool", poolFile, "--trajectories", failedFile, "--router", router, "--json"],
+    ]);
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('router stray: selected "no-such-sibling", which is not a sibling of the pool');
+  });
 });

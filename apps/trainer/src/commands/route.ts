@@ -1,5 +1,6 @@
 import { instructionOf, readPool } from "@hs/evolution";
 import {
+  assertRouterDecisionInPool,
   type BenchmarkV1,
   type JudgeV1,
   type ObservedTask,
@@ -186,6 +187,7 @@ Options:
         k,
         seed,
       });
+      assertRouterDecisionInPool(router.id, decision, pool);
       if (args.values.json === true)
         io.stdout(`${JSON.stringify({ taskId, router: router.id, ...decision })}\n`);
       else

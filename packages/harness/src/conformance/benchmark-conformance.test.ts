@@ -79,4 +79,58 @@ describe("the benchmark conformance kit", () => {
       "episodes of one task share nothing; grading is deterministic; close is idempotent",
     );
   });
+
+  it("fails a held-out split that is not in splits, in the words the CLI uses", async () => {
+    const report = await checkBenchmarkConformance({
+      createBenchmark: () => ({ ...createLookupBenchmark(), heldoutSplits: ["dev"] }),
+      goldOf,
+    });
+    const contract = report.checks.find((check) => check.name === "fields of the contract");
+    expect(contract?.passed).toBe(false);
+    expect(contract?.detail).toBe("split dev is not in splits (train)");
+  });
+
+  it("fails a short secret that is a whole metadata value, and not one inside a longer text", async () => {
+    const numeric = (): BenchmarkV1 => {
+      const benchmark = createLookupBenchmark();
+      return {
+        ...benchmark,
+        async loadTasks(options) {
+          const loaded = await benchmark.loadTasks(options);
+          return {
+            ...loaded,
+            tasks: loaded.tasks.map((task) => ({ ...task, metadata: { ...task.metadata, n: 12 } })),
+          };
+        },
+      };
+    };
+    const leaked = await checkBenchmarkConformance({ createBenchmark: numeric, goldOf: () => ["12"] });
+    expect(failedNames(leaked)).toContain("split train loads; tasks are valid and hold no gold");
+    expect(leaked.checks.find((check) => !check.passed)?.detail).toMatch(/holds gold: 12$/);
+    const inText = await checkBenchmarkConformance({ createBenchmark: numeric, goldOf: () => ["2"] });
+    expect(failedNames(inText)).not.toContain("split train loads; tasks are valid and hold no gold");
+  });
+
+  it("loads every declared split, not only the training split", async () => {
+    const missing = (): BenchmarkV1 => {
+      const benchmark = createLookupBenchmark();
+      return {
+        ...benchmark,
+        splits: ["train", "test"],
+        async loadTasks(options) {
+          if (options.split === "test")
+            throw Object.assign(new Error("ENOENT: no such file or directory, open 'data/test.jsonl'"), {
+              code: "ENOENT",
+            });
+          return benchmark.loadTasks(options);
+        },
+      };
+    };
+    const report = await checkBenchmarkConformance({ createBenchmark: missing, goldOf });
+    const splits = report.checks.find(
+      (check) => check.name === "every other declared split loads and has tasks",
+    );
+    expect(splits?.passed).toBe(false);
+    expect(splits?.detail).toMatch(/^split test does not load: ENOENT/);
+  });
 });

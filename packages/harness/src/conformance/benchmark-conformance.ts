@@ -7,19 +7,21 @@ import { type Task, taskSchema } from "../spec/task.js";
 import type { ToolCall } from "../spec/tool.js";
 import { toolSpecSchema } from "../spec/tool.js";
 import { type ConformanceCheck, createCheckRunner, failedLines } from "./conformance-check.js";
+import { splitProblems, taskGoldProblems, textLeaks } from "./plugin-checks.js";
 import { probeEpisode } from "./probe-episode.js";
 
 /** What a benchmark author hands the kit besides the benchmark. */
 export interface BenchmarkConformanceOptions {
   /** Creates a fresh benchmark (called more than once). */
   createBenchmark: () => BenchmarkV1 | Promise<BenchmarkV1>;
-  /** Split to check (default: the benchmark's training split). */
+  /** Split to check in full (default: the training split); every other declared split must load. */
   split?: string;
   /** How many tasks of it the episode checks run on (default 3). */
   sampleSize?: number;
   /**
    * The grader's secrets of a task (labels, reference solutions, expected hashes, test names): none may
-   * appear in the task or in anything the policy is shown. Strings shorter than 4 characters are skipped.
+   * appear in the task or in anything the policy is shown. Strings shorter than 4 characters are looked
+   * for only as a whole value of the task's metadata (a numeric label `12` in `metadata.answer`).
    */
   goldOf: (task: Task) => readonly string[];
   /**
@@ -47,19 +49,13 @@ export interface BenchmarkConformanceReport {
   checks: ConformanceCheck[];
 }
 
-function leaks(text: string, gold: readonly string[]): string[] {
-  return gold.filter((secret) => secret.trim().length >= 4 && text.includes(secret));
-}
-
 function contractProblems(benchmark: BenchmarkV1): string[] {
   const problems: string[] = [];
   if (benchmark.specificationVersion !== "v1")
     problems.push(`specificationVersion is ${benchmark.specificationVersion}`);
   if (!(benchmark.defaultPreset in benchmark.presets))
     problems.push(`defaultPreset ${benchmark.defaultPreset} is not a preset`);
-  for (const split of [benchmark.trainSplit, ...(benchmark.heldoutSplits ?? [])])
-    if (split !== undefined && !benchmark.splits.includes(split))
-      problems.push(`split ${split} is not in splits`);
+  problems.push(...splitProblems(benchmark));
   if (benchmark.failureConventions !== undefined) {
     const parsed = failureConventionsSchema.safeParse(benchmark.failureConventions);
     if (!parsed.success) problems.push(`failureConventions: ${parsed.error.issues[0]?.message ?? "invalid"}`);
@@ -93,8 +89,23 @@ function taskProblems(
     const parsed = taskSchema.strict().safeParse(task);
     if (!parsed.success) problems.push(`${task.id}: not a Task (${parsed.error.issues[0]?.message ?? ""})`);
     if (task.benchmark !== benchmark.id) problems.push(`${task.id}: benchmark is ${task.benchmark}`);
-    const leaked = leaks(JSON.stringify(task), options.goldOf(task));
-    if (leaked.length > 0) problems.push(`${task.id} holds gold: ${leaked.slice(0, 3).join(" | ")}`);
+    problems.push(...taskGoldProblems(task, options.goldOf(task)));
+  }
+  return problems;
+}
+
+/** Every declared split but the one checked in full loads and has tasks. */
+async function declaredSplitProblems(benchmark: BenchmarkV1, checked: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const split of benchmark.splits.filter((entry) => entry !== checked)) {
+    try {
+      const { tasks } = await benchmark.loadTasks({ split });
+      if (tasks.length === 0) problems.push(`split ${split} has no task`);
+    } catch (error) {
+      problems.push(
+        `split ${split} does not load: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   return problems;
 }
@@ -110,7 +121,7 @@ async function viewProblems(
       const { views, trajectory } = await probeEpisode(benchmark, task, preset);
       if (views.length === 0)
         problems.push(`${task.id} under ${name}: the policy was never asked (${trajectory.endReason})`);
-      const leaked = leaks(JSON.stringify(views), options.goldOf(task));
+      const leaked = textLeaks(JSON.stringify(views), options.goldOf(task));
       if (leaked.length > 0)
         problems.push(`${task.id} under ${name}: the view shows gold: ${leaked.slice(0, 3).join(" | ")}`);
       if (trajectory.success)
@@ -212,8 +223,8 @@ async function goldReplayProblems(benchmark: BenchmarkV1, split: string) {
 }
 
 /**
- * The benchmark conformance kit: the contract's fields, presets that parse as they are, tasks that hold
- * no gold, views (first and re-prompt, under every preset) that show no gold, identical tasks and
+ * The benchmark conformance kit: the contract's fields, presets that parse as they are, every declared
+ * split loading with tasks, tasks of the checked split that hold no gold, views (first and re-prompt, under every preset) that show no gold, identical tasks and
  * grammar decisions without the gold fields, isolated episodes, idempotent close, deterministic grading,
  * per-line errors for a bad record, and a passing gold replay. Framework-agnostic: assert
  * `report.passed`, or call `assertBenchmarkConformance`.
@@ -239,6 +250,9 @@ export async function checkBenchmarkConformance(
           ];
     return [...problems, ...taskProblems(benchmark, tasks, options)];
   });
+  await check("every other declared split loads and has tasks", async () =>
+    declaredSplitProblems(benchmark, split),
+  );
   const sample = tasks.slice(0, options.sampleSize ?? 3);
   await check("tools are valid tool specs", async () => {
     if (sample[0] === undefined) return [];

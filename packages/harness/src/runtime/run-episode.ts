@@ -3,7 +3,7 @@ import { Immer } from "immer";
 import { harnessHash } from "../harness-hash.js";
 import { textSeed } from "../seeded-random.js";
 import type { BenchmarkV1 } from "../spec/benchmark.js";
-import { CancelledError, HarnessSError } from "../spec/errors.js";
+import { CancelledError, EnvironmentError, HarnessSError } from "../spec/errors.js";
 import { renderHarnessCall } from "../spec/harness-call.js";
 import type { HarnessConfig } from "../spec/harness-config.js";
 import type { ChatMessage, PolicyView } from "../spec/message.js";
@@ -68,6 +68,22 @@ function joinResults(results: readonly ToolResult[]): ToolResult {
   };
 }
 
+/** Closes an episode's environment; a throw names the call, the benchmark and the task. */
+async function closeEnvironment(
+  environment: { close(): Promise<void> },
+  benchmark: { id: string },
+  task: Task,
+) {
+  try {
+    await environment.close();
+  } catch (error) {
+    throw new EnvironmentError(
+      `benchmark ${benchmark.id}: close() of the environment of task ${task.id} threw: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
 /**
  * Drives one episode: renders the harness's view, asks the policy, parses the action, executes it in a
  * fresh environment, applies the context and error-recovery policies, stops at submit or budget, grades
@@ -92,7 +108,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
     assertHarnessCallTools(harness, environment.tools);
     initial = renderInitialMessages(harness.prompt, task, exposure.visible);
   } catch (error) {
-    await environment.close();
+    await closeEnvironment(environment, benchmark, task);
     throw error;
   }
   const textProtocol = harness.actionFormat.kind === "text";
@@ -391,7 +407,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
       draft.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     });
   } finally {
-    await environment.close();
+    await closeEnvironment(environment, benchmark, task);
   }
 
   const id = createHash("sha256")

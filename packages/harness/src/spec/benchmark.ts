@@ -75,6 +75,11 @@ export interface BenchmarkV1 {
    * metrics and may be a dataset annotation the agent never sees).
    */
   observableCategory?(task: Task): string;
+  /**
+   * The grader's secrets of a task (labels, reference solutions, hashes), when the benchmark can name
+   * them: the CLI refuses, at load, a task that holds one (the conformance kit's rule, `taskGoldLeaks`).
+   */
+  goldOf?(task: Task): readonly string[];
   /** Runs every task's reference solution and an empty solution through the adapter and its grader. */
   goldReplay?(options: GoldReplayOptionsV1): Promise<GoldReplayReportV1>;
   /** Releases what the benchmark holds (connection pools, servers); safe to call twice. */
