@@ -61,7 +61,7 @@ describe.each(testServerModes)("requests as the SDK sends them (%s test server)"
     const data = [datum([1, 2, 3]), datum([2, 3, 4]), datum([3, 4, 5]), datum([4, 5, 6]), datum([5, 6, 7])];
     const split = await client.forwardBackward(model, data, "cross_entropy");
     const sent = server.received.filter((request) => request.endpoint === "/forward_backward");
-    // SkyRL's /client/config stub answers no chunk size: the SDK default, 1,024
+    // SkyRL's minimal /client/config answers no chunk size: the SDK default, 1,024
     const expectedChunks = mode === "tinker" ? [2, 2, 1] : [5];
     expect(
       sent.map(

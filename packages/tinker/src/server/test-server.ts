@@ -55,7 +55,7 @@ export interface TinkerTestServerOptions {
   retrieveWaitMs?: number;
   /** Faults to inject (default: none). */
   faults?: FaultPlan;
-  /** Flags answered by /client/config (tinker mode; SkyRL's stub answers the defaults). */
+  /** Flags answered by /client/config (tinker mode; SkyRL's minimal /client/config answers the defaults). */
   clientConfig?: Partial<ClientConfig>;
   /** More flags answered by /client/config in either mode, e.g. the SDK's `use_pyqwest_transport`. */
   extraClientConfig?: Record<string, unknown>;
