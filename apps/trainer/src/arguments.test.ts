@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { checkArguments, checkStepBudget, parseNumberText } from "./arguments.js";
+import type { Command } from "./command.js";
+import { commands } from "./commands/index.js";
+
+const command = (name: string) => commands.find((candidate) => candidate.name === name) as Command;
 
 describe("the strict argument parser", () => {
   it("accepts decimal numbers in range and refuses everything else, naming the option", () => {
@@ -30,18 +34,18 @@ describe("the strict argument parser", () => {
 
   it("refuses stray positionals, empty strings and options without their companion", () => {
     expect(() =>
-      checkArguments("train", { values: { "no-negative": true }, positionals: ["false"] }),
+      checkArguments(command("train"), { values: { "no-negative": true }, positionals: ["false"] }),
     ).toThrow(/unexpected argument "false"/);
-    expect(() => checkArguments("report", { values: {}, positionals: ["a", "b"] })).not.toThrow();
-    expect(() => checkArguments("train", { values: { out: "" }, positionals: [] })).toThrow(
+    expect(() => checkArguments(command("report"), { values: {}, positionals: ["a", "b"] })).not.toThrow();
+    expect(() => checkArguments(command("train"), { values: { out: "" }, positionals: [] })).toThrow(
       /--out expects a value/,
     );
     expect(() =>
-      checkArguments("evolve", { values: { "llm-base-url": "http://x" }, positionals: [] }),
+      checkArguments(command("evolve"), { values: { "llm-base-url": "http://x" }, positionals: [] }),
     ).toThrow("--llm-base-url needs --llm-model");
-    expect(() => checkArguments("route", { values: { "judge-timeout": "-5" }, positionals: [] })).toThrow(
-      /--judge-timeout expects an integer of at least 1/,
-    );
+    expect(() =>
+      checkArguments(command("route"), { values: { "judge-timeout": "-5" }, positionals: [] }),
+    ).toThrow(/--judge-timeout expects an integer of at least 1/);
   });
 
   it("refuses a budget below one group and warns below one full step", () => {

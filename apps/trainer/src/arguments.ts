@@ -1,73 +1,8 @@
-import { type CommandArguments, UsageError } from "./command.js";
-
-/** What a numeric option accepts. */
-export interface NumberRule {
-  /** `integer`: decimal digits only; `number`: a finite decimal (exponent allowed). */
-  kind: "integer" | "number";
-  /** Smallest accepted value (inclusive). */
-  min?: number;
-  /** Largest accepted value (inclusive). */
-  max?: number;
-  /** The smallest value is excluded (e.g. a learning rate must be above 0). */
-  exclusiveMin?: boolean;
-}
+import { type Command, type CommandArguments, tableDefault, UsageError } from "./command.js";
+import type { NumberRule, OptionTable } from "./option-table.js";
 
 const integerText = /^[+-]?\d+$/;
 const numberText = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const positive: NumberRule = { kind: "integer", min: 1 };
-const nonNegative: NumberRule = { kind: "integer", min: 0 };
-
-/**
- * The one range table of every numeric `hs` option, by option name (the same name means the same
- * thing in every command). Checked before a command starts any work.
- */
-export const numberRules: Record<string, NumberRule> = {
-  seed: { kind: "integer", min: 0, max: 2 ** 32 - 1 },
-  budget: positive,
-  "group-size": { kind: "integer", min: 2 },
-  "prompts-per-step": positive,
-  "learning-rate": { kind: "number", min: 0, exclusiveMin: true },
-  epochs: positive,
-  kl: { kind: "number", min: 0 },
-  hidden: { kind: "integer", min: 1, max: 4096 },
-  k: positive,
-  "rescue-budget": positive,
-  "reanchor-every": nonNegative,
-  tasks: nonNegative,
-  rollouts: positive,
-  generations: nonNegative,
-  candidates: positive,
-  "success-sample": nonNegative,
-  "max-failures": positive,
-  "min-rescues": nonNegative,
-  "control-p": { kind: "number", min: 0, max: 1, exclusiveMin: true },
-  step: nonNegative,
-  seeds: positive,
-  workers: { kind: "integer", min: 1, max: 256 },
-  concurrency: { kind: "integer", min: 1, max: 64 },
-  "evolve-tasks": positive,
-  "judge-timeout": { kind: "integer", min: 1 },
-  "judge-retries": { kind: "integer", min: 0, max: 20 },
-  "llm-timeout": { kind: "integer", min: 1 },
-  "llm-retries": { kind: "integer", min: 0, max: 20 },
-  port: { kind: "integer", min: 0, max: 65535 },
-};
-
-/** Options that mean nothing without another one: option -> the option it needs. */
-export const requiredCompanions: Record<string, string> = {
-  "llm-base-url": "llm-model",
-  "llm-timeout": "llm-model",
-  "llm-retries": "llm-model",
-  "judge-base-url": "judge-model",
-  "judge-retries": "judge-model",
-  "allow-profile-mismatch": "profiles",
-};
-
-/** Commands whose positionals are required inputs (the others take none). */
-export const positionalCommands: Record<string, string> = {
-  report: "experiment directories",
-  serve: "run or experiment directories",
-};
 
 function describeRule(rule: NumberRule): string {
   const kind = rule.kind === "integer" ? "an integer" : "a number";
@@ -101,9 +36,9 @@ export function parseNumberText(name: string, text: string, rule: NumberRule): n
   return value;
 }
 
-function checkNumbers(values: CommandArguments["values"]): void {
+function checkNumbers(values: CommandArguments["values"], options: OptionTable): void {
   for (const [name, value] of Object.entries(values)) {
-    const rule = numberRules[name];
+    const rule = options[name]?.number;
     if (rule === undefined || value === undefined) continue;
     for (const entry of Array.isArray(value) ? value : [value]) {
       if (typeof entry === "string") parseNumberText(name, entry, rule);
@@ -120,42 +55,52 @@ function checkStrings(values: CommandArguments["values"]): void {
   }
 }
 
-function checkPositionals(command: string, positionals: readonly string[]): void {
-  if (positionalCommands[command] !== undefined) return;
+/** What `checkArguments` reads of a command. */
+export type CheckedCommand = Pick<Command, "name" | "options" | "positionals">;
+
+function checkPositionals(command: CheckedCommand, positionals: readonly string[]): void {
+  if (command.positionals !== undefined) return;
   const [first] = positionals;
   if (first === undefined) return;
   throw new UsageError(
-    `unexpected argument "${first}": hs ${command} takes no positional arguments (a boolean flag takes no value; write --flag alone)`,
+    `unexpected argument "${first}": hs ${command.name} takes no positional arguments (a boolean flag takes no value; write --flag alone)`,
   );
 }
 
-function checkCompanions(values: CommandArguments["values"]): void {
-  for (const [name, needed] of Object.entries(requiredCompanions)) {
-    if (values[name] !== undefined && values[needed] === undefined)
+function checkCompanions(values: CommandArguments["values"], options: OptionTable): void {
+  for (const [name, spec] of Object.entries(options)) {
+    const needed = spec.needs;
+    if (needed !== undefined && values[name] !== undefined && values[needed] === undefined)
       throw new UsageError(`--${name} needs --${needed}`);
   }
 }
 
 /**
  * The checks every command's arguments pass before the command runs: no stray positionals, no empty
- * values, every numeric option in range, no option without the option it needs.
+ * values, every numeric option in the range its table gives, no option without the option it needs.
  */
-export function checkArguments(command: string, args: CommandArguments): void {
+export function checkArguments(
+  command: CheckedCommand,
+  args: Pick<CommandArguments, "values" | "positionals">,
+): void {
   checkPositionals(command, args.positionals);
   checkStrings(args.values);
-  checkNumbers(args.values);
-  checkCompanions(args.values);
+  checkNumbers(args.values, command.options);
+  checkCompanions(args.values, command.options);
 }
 
-/** Reads a numeric option with the range of `numberRules` (or `rule`), or the fallback when absent. */
+/**
+ * Reads a numeric option with the range its table gives (or `rule`); absent, `fallback` or else the
+ * table's default.
+ */
 export function numberArgument(
   args: CommandArguments,
   name: string,
-  fallback: number,
-  rule: NumberRule = numberRules[name] ?? { kind: "number" },
+  fallback?: number,
+  rule: NumberRule = args.options[name]?.number ?? { kind: "number" },
 ): number {
   const value = args.values[name];
-  if (value === undefined) return fallback;
+  if (value === undefined) return fallback ?? tableDefault(args, name);
   if (typeof value !== "string") throw new UsageError(`--${name} expects a value`);
   return parseNumberText(name, value, rule);
 }

@@ -1,6 +1,6 @@
-import type { ParseArgsConfig } from "node:util";
 import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
-import { numberRules, parseNumberText } from "./arguments.js";
+import { parseNumberText } from "./arguments.js";
+import type { OptionTable } from "./option-table.js";
 
 /** Where a command writes: results to stdout, progress and diagnostics to stderr. */
 export interface CommandIo {
@@ -26,6 +26,8 @@ export interface CommandArguments {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   /** Positional arguments. */
   positionals: string[];
+  /** The table the values were parsed by (the command's options and its benchmark plugin's). */
+  options: OptionTable;
   /** The benchmark plugin, when the command takes `--bench` and it was given. */
   benchmark?: BenchmarkSelection;
 }
@@ -36,10 +38,14 @@ export interface Command {
   name: string;
   /** One line for `hs --help`. */
   summary: string;
-  /** Usage text for `hs NAME --help` (options and what they do). */
-  usage: string;
-  /** Options in `node:util` parseArgs form. */
-  options: NonNullable<ParseArgsConfig["options"]>;
+  /** The usage line and what the command does: the head of `hs NAME --help`, above the options. */
+  about: string;
+  /** Every option the command takes: parsing, checks and the options part of help come from it. */
+  options: OptionTable;
+  /** What the positional arguments are, for a command that takes them (the others refuse any). */
+  positionals?: string;
+  /** Text after the options in help. */
+  notes?: string;
   /** Runs the command; resolves to the process exit code. */
   run(args: CommandArguments, io: CommandIo): Promise<number>;
 }
@@ -58,14 +64,21 @@ export function stringOption(args: CommandArguments, name: string): string | und
   return value;
 }
 
+/** The option's default in the command's table, for a reader given no fallback. */
+export function tableDefault(args: CommandArguments, name: string): number {
+  const fallback = args.options[name]?.default;
+  if (typeof fallback !== "number") throw new Error(`--${name} has no numeric default in its table`);
+  return fallback;
+}
+
 /**
- * Reads an integer option (with a default) or throws a usage error naming it: decimal digits only,
- * within the range `numberRules` gives the option (see arguments.ts).
+ * Reads an integer option or throws a usage error naming it: decimal digits only, within the range
+ * the command's table gives the option; absent, `fallback` or else the table's default.
  */
-export function integerOption(args: CommandArguments, name: string, fallback: number): number {
+export function integerOption(args: CommandArguments, name: string, fallback?: number): number {
   const value = args.values[name];
-  if (value === undefined) return fallback;
+  if (value === undefined) return fallback ?? tableDefault(args, name);
   if (typeof value !== "string") throw new UsageError(`--${name} expects a value`);
-  const rule = numberRules[name];
+  const rule = args.options[name]?.number;
   return parseNumberText(name, value, rule?.kind === "integer" ? rule : { kind: "integer" });
 }

@@ -4,13 +4,9 @@ import { checkArguments } from "./arguments.js";
 import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
 import { messageWithSource } from "./error-context.js";
+import { commandUsage, overview, pluginOptionTable, pluginUsage } from "./help.js";
+import { type OptionSpec, type OptionTable, parseArgsOptions } from "./option-table.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
-
-function overview(): string {
-  const width = Math.max(...commands.map((command) => command.name.length), 4);
-  const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return `Usage: hs <command> [options]\n\nHarness-S: train agents with sibling harnesses.\n\nCommands:\n${lines.join("\n")}\n\nRun "hs <command> --help" for a command's options ("hs <command> --bench B --help" adds the benchmark's).\n`;
-}
 
 /** The value of `--name V` or `--name=V` in raw arguments, before they are parsed. */
 function rawOption(argv: readonly string[], name: string): string | undefined {
@@ -25,31 +21,19 @@ function rawOption(argv: readonly string[], name: string): string | undefined {
  * The command's options plus those its benchmark plugin adds. An option both define with the same type
  * is shared (both read the value); with another type it is an error of the plugin.
  */
-function optionsWith(command: Command, plugin: BenchmarkPluginV1 | undefined): Command["options"] {
+function optionsWith(command: Command, plugin: BenchmarkPluginV1 | undefined): OptionTable {
   if (plugin === undefined) return command.options;
   const options = { ...command.options };
-  for (const [name, option] of Object.entries(plugin.options)) {
+  const added = pluginOptionTable(plugin);
+  for (const [name, option] of Object.entries(added)) {
     const own = command.options[name];
     if (own !== undefined && own.type !== option.type)
       throw new UsageError(
         `benchmark plugin ${plugin.id} defines --${name}, which hs ${command.name} has with another type`,
       );
-    options[name] = own ?? { type: option.type };
+    options[name] = own ?? option;
   }
   return options;
-}
-
-function pluginUsage(plugin: BenchmarkPluginV1): string {
-  const entries = Object.entries(plugin.options);
-  if (entries.length === 0) return `\nBenchmark ${plugin.id} adds no options.\n`;
-  const width = Math.max(
-    ...entries.map(([name, option]) => name.length + (option.type === "string" ? 6 : 0)),
-  );
-  const lines = entries.map(
-    ([name, option]) =>
-      `  ${`--${name}${option.type === "string" ? " VALUE" : ""}`.padEnd(width + 2)}  ${option.description}`,
-  );
-  return `\nOptions of benchmark ${plugin.id} (${plugin.description}):\n${lines.join("\n")}\n`;
 }
 
 /** The part of a parseArgs token the repeat check reads. */
@@ -64,7 +48,10 @@ interface ParsedToken {
  * An option given twice is refused (parseArgs would keep the last value silently, so `--data a
  * --data b --trajectories a` would overwrite a) unless the command declares it `multiple`.
  */
-export function refuseRepeatedOptions(tokens: readonly ParsedToken[], options: Command["options"]): void {
+export function refuseRepeatedOptions(
+  tokens: readonly ParsedToken[],
+  options: Record<string, Pick<OptionSpec, "type" | "multiple">>,
+): void {
   const seen = new Map<string, string>();
   for (const token of tokens) {
     if (token.kind !== "option" || token.name === undefined || options[token.name]?.multiple === true)
@@ -80,6 +67,29 @@ export function refuseRepeatedOptions(tokens: readonly ParsedToken[], options: C
   }
 }
 
+/**
+ * Parses a command's arguments by its table (and its benchmark plugin's options): unknown options,
+ * repeated ones, stray positionals, empty and out-of-range values and options without their
+ * companion are refused before the command runs.
+ */
+export function parseWithTable(
+  command: Command,
+  argv: string[],
+  plugin?: BenchmarkPluginV1,
+): Omit<CommandArguments, "benchmark"> {
+  const options = optionsWith(command, plugin);
+  const parsed = parseArgs({
+    args: argv,
+    options: parseArgsOptions(options),
+    allowPositionals: true,
+    strict: true,
+    tokens: true,
+  });
+  refuseRepeatedOptions(parsed.tokens, options);
+  checkArguments({ ...command, options }, parsed);
+  return { values: parsed.values, positionals: parsed.positionals, options };
+}
+
 async function parseCommandArguments(
   command: Command,
   argv: string[],
@@ -88,31 +98,28 @@ async function parseCommandArguments(
   const specifier = "bench" in command.options ? rawOption(argv, "bench") : undefined;
   const plugin = specifier === undefined ? undefined : await loadBenchmarkPlugin(specifier);
   if (argv.includes("--help") || argv.includes("-h")) {
-    io.stdout(`${command.usage.trimEnd()}\n${plugin === undefined ? "" : pluginUsage(plugin)}`);
+    io.stdout(`${commandUsage(command).trimEnd()}\n${plugin === undefined ? "" : pluginUsage(plugin)}`);
     return null;
   }
-  const options = optionsWith(command, plugin);
-  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
-  refuseRepeatedOptions(parsed.tokens, options);
-  checkArguments(command.name, { values: parsed.values, positionals: parsed.positionals });
-  if (plugin === undefined || specifier === undefined)
-    return { values: parsed.values, positionals: parsed.positionals };
+  const parsed = parseWithTable(command, argv, plugin);
+  if (plugin === undefined || specifier === undefined) return parsed;
   const values = Object.fromEntries(
     Object.keys(plugin.options).map((name) => [name, parsed.values[name] as string | boolean | undefined]),
   );
-  return { values: parsed.values, positionals: parsed.positionals, benchmark: { specifier, plugin, values } };
+  return { ...parsed, benchmark: { specifier, plugin, values } };
 }
 
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function main(argv: string[], io: CommandIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "help" && rest[0] !== undefined) return main([rest[0], "--help"], io);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout(overview());
+    io.stdout(overview(commands));
     return 0;
   }
   const command: Command | undefined = commands.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    io.stderr(`hs: unknown command "${name}"\n\n${overview()}`);
+    io.stderr(`hs: unknown command "${name}"\n\n${overview(commands)}`);
     return 2;
   }
   let values: CommandArguments["values"] = {};
@@ -126,7 +133,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       error instanceof UsageError ||
       (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
     ) {
-      io.stderr(`hs ${name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
+      io.stderr(`hs ${name}: ${error.message}\n\n${commandUsage(command).trimEnd()}\n`);
       return 2;
     }
     io.stderr(`hs ${name}: ${messageWithSource(error, values)}\n`);

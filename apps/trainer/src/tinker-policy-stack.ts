@@ -10,26 +10,45 @@ import {
   type WaitNotice,
 } from "@hs/tinker";
 import { type CommandArguments, integerOption, stringOption, UsageError } from "./command.js";
+import type { OptionTable } from "./option-table.js";
 import { createOutboundCalls, type OutboundCalls } from "./outbound-calls.js";
 
 /** The options `hs train` takes for `--policy tinker:BASE_MODEL`. */
 export const tinkerOptions = {
-  "tinker-url": { type: "string" },
-  tokenizer: { type: "string" },
-  "lora-rank": { type: "string" },
-  "max-tokens": { type: "string" },
-  "tinker-deadline": { type: "string" },
-} as const;
+  "tinker-url": {
+    type: "string",
+    value: "URL",
+    description: "the Tinker API server (with tinker:; the key is read from TINKER_API_KEY)",
+  },
+  tokenizer: {
+    type: "string",
+    value: "DIR",
+    description: "directory with the model's tokenizer.json and tokenizer_config.json (with tinker:)",
+  },
+  "lora-rank": {
+    type: "string",
+    value: "R",
+    description: "LoRA rank of the trained adapter",
+    default: 32,
+  },
+  "max-tokens": {
+    type: "string",
+    value: "N",
+    description: "tokens sampled per step",
+    default: 512,
+  },
+  "tinker-deadline": {
+    type: "string",
+    value: "S",
+    description:
+      "longest wait for one Tinker call, submission and result, in seconds; while a call waits, a line on stderr every 10 s",
+    default: defaultCallPolicy.deadlineMs / 1000,
+  },
+} as const satisfies OptionTable;
 
-/** Their usage lines. */
-export const tinkerUsage = `  --policy SPEC          embedded (default: the embedded policy of --seed) or tinker:BASE_MODEL (an LLM
-                         trained through the Tinker API: Tinker, or SkyRL's server)
-  --tinker-url URL       the Tinker API server (with tinker:; the key is read from TINKER_API_KEY)
-  --tokenizer DIR        directory with the model's tokenizer.json and tokenizer_config.json (with tinker:)
-  --lora-rank R          LoRA rank of the trained adapter (default 32)
-  --max-tokens N         tokens sampled per step (default 512)
-  --tinker-deadline S    longest wait for one Tinker call, submission and result, in seconds (default
-                         3600); while a call waits, a line on stderr every 10 s`;
+/** `--policy` of the commands that train or evaluate through the Tinker API too. */
+export const tinkerPolicyWording =
+  "or tinker:BASE_MODEL (an LLM trained through the Tinker API: Tinker, or SkyRL's server; options below)";
 
 /** A policy and learner that live on a Tinker server, with what releases them. */
 export interface TinkerStack {
@@ -59,7 +78,7 @@ export function waitLine(notice: WaitNotice): string {
 export function tinkerClientFor(args: CommandArguments, stderr: (text: string) => void): TinkerClient {
   const baseUrl = stringOption(args, "tinker-url");
   if (baseUrl === undefined) throw new UsageError("--policy tinker:...: --tinker-url URL is required");
-  const deadlineSeconds = integerOption(args, "tinker-deadline", defaultCallPolicy.deadlineMs / 1000);
+  const deadlineSeconds = integerOption(args, "tinker-deadline");
   if (deadlineSeconds <= 0) throw new UsageError("--tinker-deadline must be a positive number of seconds");
   const apiKey = process.env.TINKER_API_KEY;
   try {
@@ -91,13 +110,13 @@ export async function openTinkerStack(
     client,
     renderer,
     baseModel,
-    maxTokens: integerOption(args, "max-tokens", 512),
+    maxTokens: integerOption(args, "max-tokens"),
   });
   const learner = new TinkerGrpoLearner({
     client,
     policy: sampler,
     baseModel,
-    loraConfig: { rank: integerOption(args, "lora-rank", 32) },
+    loraConfig: { rank: integerOption(args, "lora-rank") },
     runName,
   });
   const calls = createOutboundCalls(stderr);
@@ -139,11 +158,14 @@ function reportedPolicy(sampler: TinkerSamplerPolicy, calls: OutboundCalls, fail
 }
 
 /** `hs eval`'s Tinker options: those of training and the run whose weights are evaluated. */
-export const tinkerEvalOptions = { ...tinkerOptions, "tinker-run": { type: "string" } } as const;
-
-/** Their usage lines. */
-export const tinkerEvalUsage = `${tinkerUsage}
-  --tinker-run DIR       with tinker:, evaluate the weights an hs train run (or one of its checkpoints) saved`;
+export const tinkerEvalOptions = {
+  ...tinkerOptions,
+  "tinker-run": {
+    type: "string",
+    value: "DIR",
+    description: "with tinker:, evaluate the weights an hs train run (or one of its checkpoints) saved",
+  },
+} as const satisfies OptionTable;
 
 /** The sampler of a Tinker model for evaluation: the base model, or the weights of a training run. */
 export async function openTinkerEvaluation(

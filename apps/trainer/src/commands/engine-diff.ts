@@ -1,5 +1,6 @@
 import { createDbBench, createMysqlEngine, type EngineDiffReport, engineDiff } from "@hs/benchmarks-dbbench";
 import { type Command, stringOption, UsageError } from "../command.js";
+import { sharedOption } from "../shared-options.js";
 
 /** Human-readable engine comparison. */
 export function formatEngineDiff(report: EngineDiffReport): string {
@@ -19,22 +20,20 @@ export function formatEngineDiff(report: EngineDiffReport): string {
 export const engineDiffCommand: Command = {
   name: "engine-diff",
   summary: "run the same SQL on the SQLite engine and on MySQL/MariaDB; list every disagreement",
-  usage: `Usage: hs engine-diff --bench dbbench [--engine mysql://...] [--data FILE] [--json]
+  about: `Usage: hs engine-diff --bench dbbench [--engine mysql://...] [--data FILE] [--json]
 
 Runs the gold INSERT/UPDATE SQL (compared by table hash) and a generated set of queries over every
 table (filters, aggregates, orderings, LIKE, numeric and text comparisons) on the in-process SQLite
-engine and on the reference server, and reports the agreement and every disagreement.
-
-Options:
-  --bench NAME      benchmark (dbbench)
-  --engine URL      reference server (default HS_MYSQL_URL)
-  --data FILE       a DBBench JSONL file instead of both bundled splits
-  --json            print the report as JSON`,
+engine and on the reference server, and reports the agreement and every disagreement.`,
   options: {
-    bench: { type: "string" },
-    engine: { type: "string" },
-    data: { type: "string" },
-    json: { type: "boolean" },
+    bench: sharedOption("bench", { description: "benchmark (dbbench)" }),
+    engine: {
+      type: "string",
+      value: "URL",
+      description: "reference server (default HS_MYSQL_URL)",
+    },
+    data: sharedOption("data", { description: "a DBBench JSONL file instead of both bundled splits" }),
+    json: sharedOption("json", { description: "print the report as JSON" }),
   },
   async run(args, io) {
     if (args.benchmark?.plugin.id !== "dbbench")

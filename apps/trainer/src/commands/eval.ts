@@ -23,12 +23,13 @@ import {
 } from "../command.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputFile } from "../run-directory.js";
+import { sharedOption } from "../shared-options.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 import {
   openTinkerEvaluation,
   tinkerBaseModel,
   tinkerEvalOptions,
-  tinkerEvalUsage,
+  tinkerPolicyWording,
 } from "../tinker-policy-stack.js";
 
 async function embeddedEvaluation(benchmark: BenchmarkV1, spec: string, seed: number) {
@@ -192,47 +193,49 @@ async function evaluateOn(
 export const evalCommand: Command = {
   name: "eval",
   summary: "evaluate a policy on a benchmark under a harness (held-out tasks by default)",
-  usage: `Usage: hs eval --bench NAME [--data FILE] [--split NAME] --harness base --policy embedded[:DIR] [--seed S] [--json]
+  about: `Usage: hs eval --bench NAME [--data FILE] [--split NAME] --harness base --policy embedded[:DIR] [--seed S] [--json]
 
-Runs every task once (greedy) and prints the benchmark's metrics.
-
-Options:
-  --bench NAME      benchmark: dbbench, swegym, appworld, a plugin package or a path to one
-  --data FILE       a task file of the benchmark's format (default: the held-out split)
-  --split NAME      bundled split (default: the benchmark's first held-out split)
-  --harness NAME    base, a preset name, or a harness JSON file (default: base)
-  --policy SPEC     embedded (untrained weights of --seed), embedded:DIR (checkpoint or run directory),
-                    or tinker:BASE_MODEL (through the Tinker API; options below)
-  --seed S          policy seed and episode seed (default 0)
-  --mode MODE       greedy (default) or sample
-  --rank1 POOL      Rank-1 inference: each task runs under the one harness the router ranks first for
-                    it (a sibling of POOL, or the base when its profile is at least as good), at the
-                    same one episode per task
-  --profiles FILE   profiles for the Rank-1 router (hs profile); profiles of harnesses the pool
-                    lacks are refused
-  --allow-profile-mismatch  ignore (with a warning) such profiles instead
-  --router SPEC     the Rank-1 router: ${routerOptionUsage}
-  --trajectories F  also write every episode to F (JSON lines, the format of hs train's trajectories)
-  --json            print {"success","overall_cat_accuracy","n","per_category",...} as JSON
-${tinkerEvalUsage}`,
+Runs every task once (greedy) and prints the benchmark's metrics.`,
   options: {
-    bench: { type: "string" },
-    data: { type: "string" },
-    split: { type: "string" },
-    harness: { type: "string" },
-    policy: { type: "string" },
+    bench: sharedOption("bench"),
+    data: sharedOption("data", {
+      description: "a task file of the benchmark's format (default: the held-out split)",
+    }),
+    split: sharedOption("split", {
+      description: "bundled split (default: the benchmark's first held-out split)",
+    }),
+    harness: sharedOption("harness"),
+    policy: sharedOption("policy", {
+      description: `embedded (untrained weights of --seed), embedded:DIR (checkpoint or run directory), ${tinkerPolicyWording}`,
+    }),
+    seed: sharedOption("seed", { description: "policy seed and episode seed" }),
+    mode: { type: "string", value: "MODE", description: "greedy or sample", default: "greedy" },
+    rank1: {
+      type: "string",
+      value: "POOL",
+      description:
+        "Rank-1 inference: each task runs under the one harness the router ranks first for it (a sibling of POOL, or the base when its profile is at least as good), at the same one episode per task",
+    },
+    profiles: sharedOption("profiles", {
+      description:
+        "profiles for the Rank-1 router (hs profile); profiles of harnesses the pool lacks are refused",
+    }),
+    "allow-profile-mismatch": sharedOption("allow-profile-mismatch", {
+      description: "ignore (with a warning) such profiles instead",
+    }),
+    router: sharedOption("router", { description: `the Rank-1 router: ${routerOptionUsage}` }),
+    trajectories: {
+      type: "string",
+      value: "F",
+      description: "also write every episode to F (JSON lines, the format of hs train's trajectories)",
+    },
+    json: sharedOption("json", {
+      description: 'print {"success","overall_cat_accuracy","n","per_category",...} as JSON',
+    }),
     ...tinkerEvalOptions,
-    seed: { type: "string" },
-    mode: { type: "string" },
-    rank1: { type: "string" },
-    profiles: { type: "string" },
-    router: { type: "string" },
-    "allow-profile-mismatch": { type: "boolean" },
-    trajectories: { type: "string" },
-    json: { type: "boolean" },
   },
   async run(args, io) {
-    const seed = integerOption(args, "seed", 0);
+    const seed = integerOption(args, "seed");
     const mode = stringOption(args, "mode") ?? "greedy";
     if (mode !== "greedy" && mode !== "sample")
       throw new UsageError(`--mode ${mode}: expected greedy or sample`);

@@ -24,6 +24,7 @@ import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../ben
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
 import { checkOutputFile } from "../run-directory.js";
+import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
 
 /** Parses `--directions a,b` (default: all). */
@@ -54,7 +55,7 @@ export const evolveCommand: Command = {
   name: "evolve",
   summary:
     "evolve a frozen sibling-harness pool along the fix directions (and measure locality, complementarity)",
-  usage: `Usage: hs evolve --bench NAME [--split train] --out pool.json [options]
+  about: `Usage: hs evolve --bench NAME [--split train] --out pool.json [options]
 
 Runs the base harness on the training tasks, labels every failure (rules, plus an LLM classifier with
 --llm-model), grows candidates per fix direction (operators restricted to the direction's section,
@@ -63,54 +64,92 @@ fresh seeds beside the base harness re-rolled on the same seeds (the control), a
 successes, and keeps the best per direction when it beats the control (a one-sided sign test on the
 paired episodes, p < --control-p, at least --min-rescues rescues) and again on other fresh seeds. Writes the pool (OUT), the evolution report with
 the rescue matrix, locality and complementarity (OUT with .evolution.json), and the labelled base
-episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
-
-Options:
-  --bench NAME           benchmark: dbbench, swegym, appworld, a plugin package or a path to one
-  --split NAME           bundled split (default: the benchmark's training split); "train" means that too
-  --data FILE            tasks from a file of the benchmark's format instead
-  --tasks N              use only the first N tasks
-  --harness NAME         base harness: base (default), a preset, or a harness JSON file
-  --policy SPEC          embedded (untrained weights of --seed, default) or embedded:DIR
-  --seed S               seed of weights, episodes and operators (default 0)
-  --rollouts N           base rollouts per task (default ${evolveDefaults.rolloutsPerTask})
-  --generations G        generations per direction (default ${evolveDefaults.generations})
-  --candidates C         operator children per parent and generation (default ${evolveDefaults.candidatesPerGeneration})
-  --success-sample N     base successes each candidate is checked on (default ${evolveDefaults.successSample})
-  --max-failures N       base failures per direction a candidate is validated on (default ${evolveDefaults.maxFailuresPerDirection})
-  --min-rescues N        least base failures a sibling must rescue (default ${evolveDefaults.minRescues})
-  --control-p P          a sibling must beat the re-roll control with one-sided p below P (default ${evolveDefaults.controlPValue})
-  --no-confirm           skip re-checking the chosen candidate against the control on other fresh seeds
-  --directions LIST      comma-separated directions (default: all seven)
-  --concurrency N        episodes in flight at once (default 1; results do not depend on it)
-  --llm-base-url URL     OpenAI-compatible endpoint for the LLM proposer and classifier
-  --llm-model NAME       model name at that endpoint (enables the LLM parts)
-  --llm-timeout MS       time limit of one LLM call attempt (default 120000)
-  --llm-retries N        retries of a failed LLM call (default 4); each failure is reported on stderr
-  --out FILE             pool JSON to write (required)`,
+episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.`,
   options: {
-    bench: { type: "string" },
-    split: { type: "string" },
-    data: { type: "string" },
-    tasks: { type: "string" },
-    harness: { type: "string" },
-    policy: { type: "string" },
-    seed: { type: "string" },
-    rollouts: { type: "string" },
-    generations: { type: "string" },
-    candidates: { type: "string" },
-    "success-sample": { type: "string" },
-    "max-failures": { type: "string" },
-    "min-rescues": { type: "string" },
-    "control-p": { type: "string" },
-    "no-confirm": { type: "boolean" },
-    directions: { type: "string" },
-    concurrency: { type: "string" },
-    "llm-base-url": { type: "string" },
-    "llm-model": { type: "string" },
-    "llm-timeout": { type: "string" },
-    "llm-retries": { type: "string" },
-    out: { type: "string" },
+    bench: sharedOption("bench"),
+    split: sharedOption("split", {
+      description: `bundled split (default: the benchmark's training split); "train" means that too`,
+    }),
+    data: sharedOption("data"),
+    tasks: sharedOption("tasks"),
+    harness: sharedOption("harness", { description: "base harness: base, a preset, or a harness JSON file" }),
+    policy: sharedOption("policy"),
+    seed: sharedOption("seed", { description: "seed of weights, episodes and operators" }),
+    rollouts: sharedOption("rollouts", {
+      description: "base rollouts per task",
+      default: evolveDefaults.rolloutsPerTask,
+    }),
+    generations: sharedOption("generations", {
+      description: "generations per direction",
+      default: evolveDefaults.generations,
+    }),
+    candidates: sharedOption("candidates", {
+      description: "operator children per parent and generation",
+      default: evolveDefaults.candidatesPerGeneration,
+    }),
+    "success-sample": {
+      type: "string",
+      value: "N",
+      description: "base successes each candidate is checked on",
+      default: evolveDefaults.successSample,
+      number: { kind: "integer", min: 0 },
+    },
+    "max-failures": sharedOption("max-failures", {
+      description: "base failures per direction a candidate is validated on",
+      default: evolveDefaults.maxFailuresPerDirection,
+    }),
+    "min-rescues": {
+      type: "string",
+      value: "N",
+      description: "least base failures a sibling must rescue",
+      default: evolveDefaults.minRescues,
+      number: { kind: "integer", min: 0 },
+    },
+    "control-p": {
+      type: "string",
+      value: "P",
+      description: "a sibling must beat the re-roll control with one-sided p below P",
+      default: evolveDefaults.controlPValue,
+      number: { kind: "number", min: 0, max: 1, exclusiveMin: true },
+    },
+    "no-confirm": {
+      type: "boolean",
+      description: "skip re-checking the chosen candidate against the control on other fresh seeds",
+    },
+    directions: {
+      type: "string",
+      value: "LIST",
+      description: "comma-separated directions (default: all seven)",
+    },
+    concurrency: sharedOption("concurrency"),
+    "llm-base-url": {
+      type: "string",
+      value: "URL",
+      description: "OpenAI-compatible endpoint for the LLM proposer and classifier",
+      needs: "llm-model",
+    },
+    "llm-model": {
+      type: "string",
+      value: "NAME",
+      description: "model name at that endpoint (enables the LLM parts)",
+    },
+    "llm-timeout": {
+      type: "string",
+      value: "MS",
+      description: "time limit of one LLM call attempt",
+      default: 120_000,
+      number: { kind: "integer", min: 1 },
+      needs: "llm-model",
+    },
+    "llm-retries": {
+      type: "string",
+      value: "N",
+      description: "retries of a failed LLM call; each failure is reported on stderr",
+      default: 4,
+      number: { kind: "integer", min: 0, max: 20 },
+      needs: "llm-model",
+    },
+    out: sharedOption("out", { description: "pool JSON to write (required)" }),
   },
   async run(args, io) {
     const out = stringOption(args, "out");
@@ -126,7 +165,7 @@ Options:
     await checkOutputFile("--out (base episodes)", `${out.replace(/\.json$/, "")}.base.jsonl`, inputs);
     const calls = createOutboundCalls(io.stderr);
     const directions = parseDirections(stringOption(args, "directions"));
-    const seed = integerOption(args, "seed", 0);
+    const seed = integerOption(args, "seed");
     const benchmark = await openBenchmark(args);
     const requested = stringOption(args, "split");
     const split =
@@ -146,8 +185,8 @@ Options:
     const llmModel = stringOption(args, "llm-model");
     if (llmModel !== undefined) {
       const limits = {
-        timeoutMs: integerOption(args, "llm-timeout", 120_000),
-        retries: integerOption(args, "llm-retries", 4),
+        timeoutMs: integerOption(args, "llm-timeout"),
+        retries: integerOption(args, "llm-retries"),
       };
       const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
       classifiers.push(
@@ -173,14 +212,14 @@ Options:
       base,
       seed,
       directions,
-      concurrency: integerOption(args, "concurrency", 1),
-      rolloutsPerTask: integerOption(args, "rollouts", evolveDefaults.rolloutsPerTask),
-      generations: integerOption(args, "generations", evolveDefaults.generations),
-      candidatesPerGeneration: integerOption(args, "candidates", evolveDefaults.candidatesPerGeneration),
-      successSample: integerOption(args, "success-sample", evolveDefaults.successSample),
-      maxFailuresPerDirection: integerOption(args, "max-failures", evolveDefaults.maxFailuresPerDirection),
-      minRescues: integerOption(args, "min-rescues", evolveDefaults.minRescues),
-      controlPValue: numberArgument(args, "control-p", evolveDefaults.controlPValue),
+      concurrency: integerOption(args, "concurrency"),
+      rolloutsPerTask: integerOption(args, "rollouts"),
+      generations: integerOption(args, "generations"),
+      candidatesPerGeneration: integerOption(args, "candidates"),
+      successSample: integerOption(args, "success-sample"),
+      maxFailuresPerDirection: integerOption(args, "max-failures"),
+      minRescues: integerOption(args, "min-rescues"),
+      controlPValue: numberArgument(args, "control-p"),
       confirm: args.values["no-confirm"] !== true,
       classifiers,
       library: benchmark.evolutionLibrary ?? genericLibrary,

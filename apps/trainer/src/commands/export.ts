@@ -5,6 +5,7 @@ import { replaceAtomically } from "../atomic-file.js";
 import { type Command, stringOption, UsageError } from "../command.js";
 import { checkOutputFile, RunDirectoryError } from "../run-directory.js";
 import { liveLockHolder } from "../run-lock.js";
+import { sharedOption } from "../shared-options.js";
 import { runAdvantages } from "../tinker-export-advantages.js";
 
 /**
@@ -27,7 +28,7 @@ async function checkRunFinished(run: string, allowPartial: boolean, warn: (text:
 export const exportCommand: Command = {
   name: "export",
   summary: "write a run's trajectories as TRL JSONL or verl parquet",
-  usage: `Usage: hs export --run DIR --format trl|trl-prompt|verl --out FILE [--allow-partial]
+  about: `Usage: hs export --run DIR --format trl|trl-prompt|verl --out FILE [--allow-partial]
 
 Reads DIR/trajectories.jsonl (bad lines are reported and skipped) and writes:
   trl         one TRL conversational row per trajectory (messages, tools, reward, group advantage,
@@ -37,19 +38,20 @@ Reads DIR/trajectories.jsonl (bad lines are reported and skipped) and writes:
               ground_truth is null
 The run's trajectories keep the grader's details (gradeDetails: expected answers, test results);
 no exported row carries them, only what the policy was shown, its actions and the reward.
-OUT is written whole or not at all (a temporary file renamed into place), never over a file of DIR.
-
-Options:
-  --run DIR       run directory (required); a run still training is refused, one without final/
-                  is exported with a warning
-  --format NAME   trl, trl-prompt or verl (required)
-  --out FILE      output file (required)
-  --allow-partial export a run that is still training (what it holds so far), with a warning`,
+OUT is written whole or not at all (a temporary file renamed into place), never over a file of DIR.`,
   options: {
-    run: { type: "string" },
-    format: { type: "string" },
-    out: { type: "string" },
-    "allow-partial": { type: "boolean" },
+    run: {
+      type: "string",
+      value: "DIR",
+      description:
+        "run directory (required); a run still training is refused, one without final/ is exported with a warning",
+    },
+    format: { type: "string", value: "NAME", description: "trl, trl-prompt or verl (required)" },
+    out: sharedOption("out"),
+    "allow-partial": {
+      type: "boolean",
+      description: "export a run that is still training (what it holds so far), with a warning",
+    },
   },
   async run(args, io) {
     const run = stringOption(args, "run");

@@ -1,6 +1,7 @@
 import type { GoldReplayReportV1 } from "@hs/harness";
 import { openBenchmark } from "../benchmark-selection.js";
 import { type Command, stringOption, UsageError } from "../command.js";
+import { sharedOption } from "../shared-options.js";
 
 function percent(passed: number, total: number): string {
   return total === 0 ? "-" : `${((passed / total) * 100).toFixed(1)}%`;
@@ -46,24 +47,22 @@ export function whyNothing(report: GoldReplayReportV1): string {
 export const goldReplayCommand: Command = {
   name: "gold-replay",
   summary: "replay each task's reference solution (and an empty one) through a benchmark adapter",
-  usage: `Usage: hs gold-replay --bench NAME [--split NAME | --data FILE] [benchmark options] [--json]
+  about: `Usage: hs gold-replay --bench NAME [--split NAME | --data FILE] [benchmark options] [--json]
 
 Runs every task's reference solution through the same environment and grader as an episode, and an
 empty solution as well; prints the pass rate, how many tasks the empty solution passed (it should
 pass none), each failure with its reason and each record that did not load. Exit code 0 when some
 task was replayed, every reference passes and no empty solution does, 1 otherwise. "hs gold-replay --bench NAME --help" lists the benchmark's own options
-(e.g. dbbench's --engine and --protocol).
-
-Options:
-  --bench NAME        benchmark: dbbench, swegym, appworld, a plugin package or a path to one
-  --split NAME        bundled split (default: the benchmark's training split)
-  --data FILE         a task file of the benchmark's format instead of a bundled split
-  --json              print {"passed":N,"total":M,"emptyPassed":K,"failures":[...],"details":{...}}`,
+(e.g. dbbench's --engine and --protocol).`,
   options: {
-    bench: { type: "string" },
-    split: { type: "string" },
-    data: { type: "string" },
-    json: { type: "boolean" },
+    bench: sharedOption("bench"),
+    split: sharedOption("split"),
+    data: sharedOption("data", {
+      description: "a task file of the benchmark's format instead of a bundled split",
+    }),
+    json: sharedOption("json", {
+      description: 'print {"passed":N,"total":M,"emptyPassed":K,"failures":[...],"details":{...}}',
+    }),
   },
   async run(args, io) {
     const data = stringOption(args, "data");

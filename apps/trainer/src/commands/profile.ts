@@ -5,43 +5,44 @@ import { replaceAtomically } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { checkOutputFile } from "../run-directory.js";
+import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
 
 /** `hs profile`: behaviour profiles of every harness of a pool for a policy version. */
 export const profileCommand: Command = {
   name: "profile",
   summary: "profile every harness of a pool for a policy (success, rescue row, behaviour)",
-  usage: `Usage: hs profile --pool pool.json --policy SPEC --out profiles.json [options]
+  about: `Usage: hs profile --pool pool.json --policy SPEC --out profiles.json [options]
 
 Runs the base harness and every sibling of the pool on the same tasks and seeds, labels the base
 failures, and writes each harness's profile: success overall and per category, the rescue-matrix row
 (its results on the base failures, per failure mode) and behaviour statistics. The failed base
-episodes are written beside it (OUT with .failed.jsonl) for "hs route".
-
-Options:
-  --pool FILE        the pool (required)
-  --bench NAME       benchmark: an alias, a package or a path (default: the pool's benchmark)
-  --policy SPEC      embedded (untrained weights of --seed) or embedded:DIR (required)
-  --out FILE         profiles JSON to write (required)
-  --split NAME       bundled split (default: the benchmark's training split)
-  --data FILE        tasks from a file of the benchmark's format instead
-  --tasks N          use only the first N tasks
-  --rollouts N       rollouts per task and harness (default ${defaultProfileRollouts})
-  --seed S           seed of the policy and episodes (default 0)
-  --step N           training step the profiles describe (default 0)
-  --concurrency N    episodes in flight at once (default 1; results do not depend on it)`,
+episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
   options: {
-    bench: { type: "string" },
-    pool: { type: "string" },
-    policy: { type: "string" },
-    out: { type: "string" },
-    split: { type: "string" },
-    data: { type: "string" },
-    tasks: { type: "string" },
-    rollouts: { type: "string" },
-    seed: { type: "string" },
-    step: { type: "string" },
-    concurrency: { type: "string" },
+    pool: sharedOption("pool", { description: "the pool (required)" }),
+    bench: sharedOption("bench", {
+      description: "benchmark: an alias, a package or a path (default: the pool's benchmark)",
+    }),
+    policy: sharedOption("policy", {
+      description: "embedded (untrained weights of --seed) or embedded:DIR (required)",
+    }),
+    out: sharedOption("out", { description: "profiles JSON to write (required)" }),
+    split: sharedOption("split"),
+    data: sharedOption("data"),
+    tasks: sharedOption("tasks"),
+    rollouts: sharedOption("rollouts", {
+      description: "rollouts per task and harness",
+      default: defaultProfileRollouts,
+    }),
+    seed: sharedOption("seed"),
+    step: {
+      type: "string",
+      value: "N",
+      description: "training step the profiles describe",
+      default: 0,
+      number: { kind: "integer", min: 0 },
+    },
+    concurrency: sharedOption("concurrency"),
   },
   async run(args, io) {
     const poolFile = stringOption(args, "pool");
@@ -59,7 +60,7 @@ Options:
     await checkOutputFile("--out", out, inputs, { createParent: true });
     await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
-    const seed = integerOption(args, "seed", 0);
+    const seed = integerOption(args, "seed");
     const benchmark = await openBenchmark(args, pool.benchmark);
     const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
@@ -75,9 +76,9 @@ Options:
       pool,
       tasks,
       seed,
-      concurrency: integerOption(args, "concurrency", 1),
-      rolloutsPerTask: integerOption(args, "rollouts", defaultProfileRollouts),
-      step: integerOption(args, "step", 0),
+      concurrency: integerOption(args, "concurrency"),
+      rolloutsPerTask: integerOption(args, "rollouts"),
+      step: integerOption(args, "step"),
       classifiers: [createRuleClassifier(conventions)],
       conventions,
       onProgress: (message) => io.stderr(`profile: ${message}\n`),

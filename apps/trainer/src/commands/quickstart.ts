@@ -3,7 +3,9 @@ import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { startDashboard } from "@hs/dashboard";
+import { evolveDefaults } from "@hs/evolution";
 import type { MainJobDefaultsV1 } from "@hs/harness";
+import { defaultProfileRollouts } from "@hs/profiles";
 import { writeReport } from "@hs/report";
 import { defaultTrainerConfig, rescueMethods, samplingMethods } from "@hs/rescue-grpo";
 import { checkStepBudget, numberArgument } from "../arguments.js";
@@ -20,6 +22,7 @@ import {
 import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
 import { acquireRunLock } from "../run-lock.js";
+import { sharedOption } from "../shared-options.js";
 import {
   checkExperimentSettings,
   checkKeptStageOutput,
@@ -265,7 +268,7 @@ export async function withHeartbeat<T>(
 export const quickstartCommand: Command = {
   name: "quickstart",
   summary: "the main job: evolve, profile, train grpo/dapo/harness-s over seeds, evaluate, Rank-1, report",
-  usage: `Usage: hs quickstart [--out DIR] [options]
+  about: `Usage: hs quickstart [--out DIR] [options]
 
 The main job with the embedded policy, on a CPU, on a benchmark (default dbbench):
   1. evolve a sibling pool on the training split                       -> DIR/pool.json, pool.evolution.json
@@ -277,62 +280,98 @@ The main job with the embedded policy, on a CPU, on a benchmark (default dbbench
   5. write DIR/results.json and the report DIR/report/index.html
 Every stage is an "hs" command run as a child process (logs in DIR/logs/); running the same command
 again resumes: finished stages are kept and interrupted training runs continue from their checkpoint.
-The stages' progress lines are passed through (at most one per stage every ${progressEverySeconds} s).
-
-Options:
-  --bench NAME      benchmark: dbbench (default), swegym, appworld, a plugin package or a path; its
-                    own options ("hs quickstart --bench NAME --help") are passed to every stage
-  --out DIR         experiment directory (default runs/quickstart)
-  --seeds N         seeds per method (default 3)
-  --methods LIST    comma-separated methods (default grpo,dapo,harness-s)
-  --budget N        rollouts per training run (default 1024)
-  --workers N       child processes at once, and episodes at once in evolve and profile (default:
-                    the number of CPUs)
-  --evolve-tasks N  training tasks used by evolve and profile (default 0: all of the training split)
-  --reanchor-every N  harness-s re-anchors its profiles every N steps (default 4; 0: never)
-  --splits LIST     held-out splits evaluated (default: every held-out split of the benchmark)
-  --rollouts N      rollouts per task in evolve and profile (default: theirs, 4)
-  --generations G   evolve's generations per direction (default: its own, 3)
-  --candidates C    evolve's children per parent and generation (default: its own, 3)
-  --max-failures N  base failures per direction an evolve candidate is validated on (default: 512)
-  --group-size G    rollouts per prompt in training (default: hs train's, 8)
-  --prompts-per-step P  groups per update in training (default: hs train's, 8)
-  --serve           serve the live dashboard of the experiment while it runs and print its address
-  --port P          the dashboard's port with --serve (default 0: any free port)
-  --json            print results.json on stdout
-A benchmark plugin may set its own defaults for these (its mainJobDefaults: swegym and appworld run
-smaller jobs, their episodes run real test suites and Python); a value given here wins.`,
+The stages' progress lines are passed through (at most one per stage every ${progressEverySeconds} s).`,
   options: {
-    bench: { type: "string" },
-    out: { type: "string" },
-    seeds: { type: "string" },
-    methods: { type: "string" },
-    budget: { type: "string" },
-    workers: { type: "string" },
-    "evolve-tasks": { type: "string" },
-    "reanchor-every": { type: "string" },
-    splits: { type: "string" },
-    ...Object.fromEntries(Object.keys(stageOptions).map((option) => [option, { type: "string" as const }])),
-    serve: { type: "boolean" },
-    port: { type: "string" },
-    json: { type: "boolean" },
+    bench: sharedOption("bench", {
+      description:
+        'benchmark: dbbench (default), swegym, appworld, a plugin package or a path; its own options ("hs quickstart --bench NAME --help") are passed to every stage',
+    }),
+    out: sharedOption("out", {
+      value: "DIR",
+      description: "experiment directory",
+      default: "runs/quickstart",
+    }),
+    seeds: {
+      type: "string",
+      value: "N",
+      description: "seeds per method",
+      default: 3,
+      number: { kind: "integer", min: 1 },
+    },
+    methods: {
+      type: "string",
+      value: "LIST",
+      description: "comma-separated methods",
+      default: "grpo,dapo,harness-s",
+    },
+    budget: sharedOption("budget", { default: 1024 }),
+    workers: {
+      type: "string",
+      value: "N",
+      description:
+        "child processes at once, and episodes at once in evolve and profile (default: the number of CPUs)",
+      number: { kind: "integer", min: 1, max: 256 },
+    },
+    "evolve-tasks": {
+      type: "string",
+      value: "N",
+      description: "training tasks used by evolve and profile",
+      default: 0,
+      defaultNote: "all of the training split",
+      number: { kind: "integer", min: 1 },
+    },
+    "reanchor-every": sharedOption("reanchor-every", { default: 4 }),
+    splits: {
+      type: "string",
+      value: "LIST",
+      description: "held-out splits evaluated (default: every held-out split of the benchmark)",
+    },
+    rollouts: sharedOption("rollouts", {
+      description: `rollouts per task in evolve and profile (default: theirs, ${defaultProfileRollouts})`,
+    }),
+    generations: sharedOption("generations", {
+      description: `evolve's generations per direction (default: its own, ${evolveDefaults.generations})`,
+    }),
+    candidates: sharedOption("candidates", {
+      description: `evolve's children per parent and generation (default: its own, ${evolveDefaults.candidatesPerGeneration})`,
+    }),
+    "max-failures": sharedOption("max-failures", {
+      description: `base failures per direction an evolve candidate is validated on (default: ${evolveDefaults.maxFailuresPerDirection})`,
+    }),
+    "group-size": sharedOption("group-size", {
+      description: `rollouts per prompt in training (default: hs train's, ${defaultTrainerConfig("grpo", 0).groupSize})`,
+    }),
+    "prompts-per-step": sharedOption("prompts-per-step", {
+      description: `groups per update in training (default: hs train's, ${defaultTrainerConfig("grpo", 0).promptsPerStep})`,
+    }),
+    serve: {
+      type: "boolean",
+      description: "serve the live dashboard of the experiment while it runs and print its address",
+    },
+    port: sharedOption("port", {
+      description: "the dashboard's port with --serve",
+      default: 0,
+      defaultNote: "any free port",
+    }),
+    json: sharedOption("json", { description: "print results.json on stdout" }),
   },
+  notes: `A benchmark plugin may set its own defaults for these (its mainJobDefaults: swegym and appworld run
+smaller jobs, their episodes run real test suites and Python); a value given here wins.`,
   async run(args, io) {
     const started = Date.now();
     const defaults = args.benchmark?.plugin.mainJobDefaults ?? {};
-    const seedCount = integerOption(args, "seeds", defaults.seeds ?? 3);
-    if (seedCount < 1) throw new UsageError("--seeds must be at least 1");
+    const seedCount = integerOption(args, "seeds", defaults.seeds);
     const settings: QuickstartSettings = {
       benchmarkArgs: benchmarkArguments(args),
-      out: resolve(stringOption(args, "out") ?? "runs/quickstart"),
+      out: resolve(stringOption(args, "out") ?? String(args.options.out?.default)),
       seeds: Array.from({ length: seedCount }, (_, index) => index + 1),
-      methods: (stringOption(args, "methods") ?? "grpo,dapo,harness-s")
+      methods: (stringOption(args, "methods") ?? String(args.options.methods?.default))
         .split(",")
         .map((method) => method.trim()),
-      budget: integerOption(args, "budget", defaults.budget ?? 1024),
+      budget: integerOption(args, "budget", defaults.budget),
       workers: integerOption(args, "workers", availableParallelism()),
-      evolveTasks: integerOption(args, "evolve-tasks", defaults.evolveTasks ?? 0),
-      reanchorEvery: integerOption(args, "reanchor-every", 4),
+      evolveTasks: integerOption(args, "evolve-tasks", defaults.evolveTasks),
+      reanchorEvery: integerOption(args, "reanchor-every"),
       heldoutSplits: await heldoutSplitsOf(args),
       stageFlags: stageFlagsOf(args, defaults),
     };
@@ -353,7 +392,7 @@ smaller jobs, their episodes run real test suites and Python); a value given her
         args.values.serve === true
           ? await startDashboard({
               directories: [settings.out],
-              port: numberArgument(args, "port", 0),
+              port: numberArgument(args, "port"),
               keepAlive: false,
             })
           : null;

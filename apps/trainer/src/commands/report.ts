@@ -2,20 +2,23 @@ import { resolve } from "node:path";
 import { writeReport } from "@hs/report";
 import { type Command, stringOption, UsageError } from "../command.js";
 import { checkOutputDirectory, requireDirectories } from "../run-directory.js";
+import { sharedOption } from "../shared-options.js";
 
 /** `hs report DIR... --out REPORT`: the HTML report of one or more experiments. */
 export const reportCommand: Command = {
   name: "report",
   summary: "write the HTML report (tables and charts) of experiment directories",
-  usage: `Usage: hs report DIR... --out REPORT [--json]
+  about: `Usage: hs report DIR... --out REPORT [--json]
 
 Reads each experiment directory (results.json, runs/METHOD/seed-N/metrics.jsonl, evolution.json,
-profiles.json) and writes REPORT/index.html, a self-contained page, and REPORT/charts/*.svg|png.
-
-Options:
-  --out REPORT   output directory (required)
-  --json         print {"html": PATH, "charts": [PNG paths], "problems": [...]} on stdout`,
-  options: { out: { type: "string" }, json: { type: "boolean" } },
+profiles.json) and writes REPORT/index.html, a self-contained page, and REPORT/charts/*.svg|png.`,
+  positionals: "experiment directories",
+  options: {
+    out: sharedOption("out", { value: "REPORT", description: "output directory (required)" }),
+    json: sharedOption("json", {
+      description: 'print {"html": PATH, "charts": [PNG paths], "problems": [...]} on stdout',
+    }),
+  },
   async run(args, io) {
     const out = stringOption(args, "out");
     if (out === undefined) throw new UsageError("--out REPORT is required");

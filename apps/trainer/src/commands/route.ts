@@ -33,6 +33,7 @@ import {
 import { createOutboundCalls } from "../outbound-calls.js";
 import { loadRouterPlugin } from "../plugins.js";
 import { routerContext } from "../routers.js";
+import { sharedOption } from "../shared-options.js";
 import { matchProfilesToPool } from "../strict-inputs.js";
 
 /**
@@ -72,44 +73,73 @@ async function benchmarkOf(
 export const routeCommand: Command = {
   name: "route",
   summary: "explain a router decision for failed groups: each judge's ranking, the aggregate, the top-k",
-  usage: `Usage: hs route --pool pool.json --profiles profiles.json --trajectories failed.jsonl [options]
+  about: `Usage: hs route --pool pool.json --profiles profiles.json --trajectories failed.jsonl [options]
 
 Groups the trajectories by task; for every group in which all attempts failed, routes it and prints
-each judge's ranking with reasons, dropped judges, the aggregate ranking and the selected top-k.
-
-Options:
-  --pool FILE            the pool (required)
-  --profiles FILE        the profiles (omit to route without profiles)
-  --trajectories FILE    trajectory JSONL (required)
-  --bench NAME           benchmark whose failure conventions apply (default: the pool's, when installed)
-  --router NAME          vote (default), profile, combined (profile router + vote), or a router
-                         package or path (RouterPluginV1)
-  --aggregation NAME     borda (default), majority or weights
-  --weight JUDGE=W       judge weight for --aggregation weights (repeatable)
-  --k K                  siblings to select (default 2)
-  --seed S               seed for ties (default 0)
-  --judge-model NAME     add an LLM judge of this model (repeatable)
-  --judge-base-url URL   OpenAI-compatible endpoint of the LLM judges (default HS_OPENAI_BASE_URL)
-  --judge-timeout MS     time limit of one LLM vote (default 60000)
-  --judge-retries N      retries of a failed LLM judge call (default 1); each failure is reported
-  --allow-profile-mismatch  ignore (with a warning) profiles of harnesses the pool lacks
-  --json                 print the decisions as JSON lines`,
+each judge's ranking with reasons, dropped judges, the aggregate ranking and the selected top-k.`,
   options: {
-    bench: { type: "string" },
-    pool: { type: "string" },
-    profiles: { type: "string" },
-    trajectories: { type: "string" },
-    router: { type: "string" },
-    aggregation: { type: "string" },
-    weight: { type: "string", multiple: true },
-    k: { type: "string" },
-    seed: { type: "string" },
-    "judge-model": { type: "string", multiple: true },
-    "judge-base-url": { type: "string" },
-    "judge-timeout": { type: "string" },
-    "judge-retries": { type: "string" },
-    "allow-profile-mismatch": { type: "boolean" },
-    json: { type: "boolean" },
+    pool: sharedOption("pool", { description: "the pool (required)" }),
+    profiles: sharedOption("profiles", {
+      description: "the profiles (omit to route without profiles)",
+    }),
+    trajectories: {
+      type: "string",
+      value: "FILE",
+      description: "trajectory JSONL (required)",
+    },
+    bench: sharedOption("bench", {
+      description: "benchmark whose failure conventions apply (default: the pool's, when installed)",
+    }),
+    router: sharedOption("router", {
+      value: "NAME",
+      description:
+        "vote (default), profile, combined (profile router + vote), or a router package or path (RouterPluginV1)",
+    }),
+    aggregation: {
+      type: "string",
+      value: "NAME",
+      description: "borda, majority or weights",
+      default: "borda",
+    },
+    weight: {
+      type: "string",
+      value: "JUDGE=W",
+      description: "judge weight for --aggregation weights",
+      multiple: true,
+    },
+    k: sharedOption("k", { description: "siblings to select" }),
+    seed: sharedOption("seed", { description: "seed for ties" }),
+    "judge-model": {
+      type: "string",
+      value: "NAME",
+      description: "add an LLM judge of this model",
+      multiple: true,
+    },
+    "judge-base-url": {
+      type: "string",
+      value: "URL",
+      description: "OpenAI-compatible endpoint of the LLM judges (default HS_OPENAI_BASE_URL)",
+      needs: "judge-model",
+    },
+    "judge-timeout": {
+      type: "string",
+      value: "MS",
+      description: "time limit of one LLM vote",
+      default: 60_000,
+      number: { kind: "integer", min: 1 },
+    },
+    "judge-retries": {
+      type: "string",
+      value: "N",
+      description: "retries of a failed LLM judge call; each failure is reported",
+      default: 1,
+      number: { kind: "integer", min: 0, max: 20 },
+      needs: "judge-model",
+    },
+    "allow-profile-mismatch": sharedOption("allow-profile-mismatch", {
+      description: "ignore (with a warning) profiles of harnesses the pool lacks",
+    }),
+    json: sharedOption("json", { description: "print the decisions as JSON lines" }),
   },
   async run(args, io) {
     const poolFile = stringOption(args, "pool");
@@ -143,9 +173,9 @@ Options:
     const conventions = routerContext(benchmark).conventions;
     const judges: JudgeV1[] = defaultProfileJudges({ conventions });
     const baseURL = stringOption(args, "judge-base-url");
-    const timeoutMs = integerOption(args, "judge-timeout", 60_000);
+    const timeoutMs = integerOption(args, "judge-timeout");
     const calls = createOutboundCalls(io.stderr);
-    const limits = { timeoutMs, retries: integerOption(args, "judge-retries", 1) };
+    const limits = { timeoutMs, retries: integerOption(args, "judge-retries") };
     for (const model of (args.values["judge-model"] as string[] | undefined) ?? []) {
       judges.push(
         createLlmJudge({
@@ -173,8 +203,8 @@ Options:
     const groups = new Map<string, Trajectory[]>();
     for (const trajectory of records)
       groups.set(trajectory.taskId, [...(groups.get(trajectory.taskId) ?? []), trajectory]);
-    const k = integerOption(args, "k", 2);
-    const seed = integerOption(args, "seed", 0);
+    const k = integerOption(args, "k");
+    const seed = integerOption(args, "seed");
     let routed = 0;
     for (const [taskId, group] of groups) {
       if (group.some((trajectory) => trajectory.success)) continue;

@@ -23,79 +23,117 @@ import { guardFiniteLearner } from "../finite-guard.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
 import { checkRunConfigFile, readCheckpointStep } from "../run-state-file.js";
+import { sharedOption } from "../shared-options.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
-import { openTinkerStack, tinkerBaseModel, tinkerOptions, tinkerUsage } from "../tinker-policy-stack.js";
+import {
+  openTinkerStack,
+  tinkerBaseModel,
+  tinkerOptions,
+  tinkerPolicyWording,
+} from "../tinker-policy-stack.js";
 import { optionFingerprint, trainFingerprint } from "../train-inputs.js";
 import { loadEmbeddedPolicy } from "./eval.js";
+
+const trainerDefaults = defaultTrainerConfig("grpo", 0);
 
 /** `hs train`: GRPO training of the embedded policy under the base harness. */
 export const trainCommand: Command = {
   name: "train",
   summary: "train a policy (embedded, or an LLM through the Tinker API): grpo, dapo, harness-s, ablations",
-  usage: `Usage: hs train --bench NAME --method M --seed S --out DIR [--pool pool.json] [options]
+  about: `Usage: hs train --bench NAME --method M --seed S --out DIR [--pool pool.json] [options]
 
 Trains the embedded policy on the benchmark's training split and writes DIR/config.json,
 DIR/metrics.jsonl (one line per step), DIR/trajectories.jsonl (every rollout), DIR/checkpoints/ and
 DIR/final/ (and DIR/profiles.json with their history when profiles were re-anchored). Killed at any moment, the same command continues from the last completed step. Evaluate
-with "hs eval --bench NAME --policy embedded:DIR".
-
-Options:
-  --bench NAME           benchmark: dbbench, swegym, appworld, a plugin package or a path to one
-  --method M             grpo (all-fail groups give no signal), dapo (dynamic sampling), harness-s
-                         (all-fail groups rescued under the router's top-k siblings), single-sibling,
-                         random-rescue or all-rescue (ablations; all need --pool)
-  --pool FILE            the frozen sibling pool (hs evolve)
-  --profiles FILE        profiles for the router (hs profile); none: the router uses validation only
-  --router SPEC          harness-s's router: ${routerOptionUsage}
-  --k K                  siblings per rescue (default 2)
-  --rescue-budget N      rollouts one rescue may spend (default 8)
-  --allow-profile-mismatch  drop (with a warning) profiles of harnesses not in the pool instead of
-                         refusing them
-  --no-negative          do not keep one base failure in a rescued group
-  --reanchor-every N     re-anchor profiles every N steps (harness-s; default 0: never)
-  --seed S               run seed: initial weights, prompt order, rollouts (default 0)
-  --out DIR              run directory (required)
-  --data FILE            training tasks from a file of the benchmark's format
-  --split NAME           bundled training split (default: the benchmark's training split)
-  --harness NAME         base (default), a preset, or a harness JSON file
-  --budget N             total rollouts (default 3072)
-  --group-size G         rollouts per prompt (default 8)
-  --prompts-per-step P   groups per update (default 8)
-  --learning-rate X      Adam learning rate (default 0.05)
-  --epochs E             gradient steps per batch (default 2)
-  --kl X                 k3 KL coefficient to the initial policy (default 0: off)
-  --hidden H             hidden units of the scoring network (default 32)
-  --init DIR             start from the weights in DIR (a checkpoint or run directory) instead of
-                         the seed's untrained policy; the KL reference is then those weights
-${tinkerUsage}
-  --json                 print the run summary as JSON`,
+with "hs eval --bench NAME --policy embedded:DIR".`,
   options: {
-    bench: { type: "string" },
-    method: { type: "string" },
-    seed: { type: "string" },
-    out: { type: "string" },
-    data: { type: "string" },
-    split: { type: "string" },
-    harness: { type: "string" },
-    budget: { type: "string" },
-    "group-size": { type: "string" },
-    "prompts-per-step": { type: "string" },
-    "learning-rate": { type: "string" },
-    epochs: { type: "string" },
-    kl: { type: "string" },
-    hidden: { type: "string" },
-    init: { type: "string" },
-    policy: { type: "string" },
+    bench: sharedOption("bench"),
+    method: {
+      type: "string",
+      value: "M",
+      description:
+        "grpo (all-fail groups give no signal), dapo (dynamic sampling), harness-s (all-fail groups rescued under the router's top-k siblings), single-sibling, random-rescue or all-rescue (ablations; all need --pool)",
+    },
+    pool: sharedOption("pool"),
+    profiles: sharedOption("profiles", {
+      description: "profiles for the router (hs profile); none: the router uses validation only",
+    }),
+    router: sharedOption("router", { description: `harness-s's router: ${routerOptionUsage}` }),
+    k: sharedOption("k", { default: trainerDefaults.rescue.k }),
+    "rescue-budget": {
+      type: "string",
+      value: "N",
+      description: "rollouts one rescue may spend",
+      default: trainerDefaults.rescue.budget,
+      number: { kind: "integer", min: 1 },
+    },
+    "allow-profile-mismatch": sharedOption("allow-profile-mismatch", {
+      description: "drop (with a warning) profiles of harnesses not in the pool instead of refusing them",
+    }),
+    "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
+    "reanchor-every": sharedOption("reanchor-every", {
+      description: "re-anchor profiles every N steps (harness-s; 0: never)",
+      default: trainerDefaults.rescue.reanchorEvery,
+    }),
+    seed: sharedOption("seed", { description: "run seed: initial weights, prompt order, rollouts" }),
+    out: sharedOption("out", { value: "DIR", description: "run directory (required)" }),
+    data: sharedOption("data", { description: "training tasks from a file of the benchmark's format" }),
+    split: sharedOption("split", {
+      description: "bundled training split (default: the benchmark's training split)",
+    }),
+    harness: sharedOption("harness"),
+    budget: sharedOption("budget", {
+      description: "total rollouts",
+      default: trainerDefaults.rolloutBudget,
+    }),
+    "group-size": sharedOption("group-size", {
+      description: "rollouts per prompt",
+      default: trainerDefaults.groupSize,
+    }),
+    "prompts-per-step": sharedOption("prompts-per-step", {
+      description: "groups per update",
+      default: trainerDefaults.promptsPerStep,
+    }),
+    "learning-rate": {
+      type: "string",
+      value: "X",
+      description: "Adam learning rate",
+      default: trainerDefaults.learningRate,
+      number: { kind: "number", min: 0, exclusiveMin: true },
+    },
+    epochs: {
+      type: "string",
+      value: "E",
+      description: "gradient steps per batch",
+      default: trainerDefaults.epochs,
+      number: { kind: "integer", min: 1 },
+    },
+    kl: {
+      type: "string",
+      value: "X",
+      description: "k3 KL coefficient to the initial policy",
+      default: trainerDefaults.klCoefficient,
+      defaultNote: "off",
+      number: { kind: "number", min: 0 },
+    },
+    hidden: {
+      type: "string",
+      value: "H",
+      description: "hidden units of the scoring network",
+      default: 32,
+      number: { kind: "integer", min: 1, max: 4096 },
+    },
+    init: {
+      type: "string",
+      value: "DIR",
+      description:
+        "start from the weights in DIR (a checkpoint or run directory) instead of the seed's untrained policy; the KL reference is then those weights",
+    },
+    policy: sharedOption("policy", {
+      description: `embedded (default: the embedded policy of --seed) ${tinkerPolicyWording}`,
+    }),
     ...tinkerOptions,
-    pool: { type: "string" },
-    profiles: { type: "string" },
-    router: { type: "string" },
-    k: { type: "string" },
-    "rescue-budget": { type: "string" },
-    "no-negative": { type: "boolean" },
-    "allow-profile-mismatch": { type: "boolean" },
-    "reanchor-every": { type: "string" },
-    json: { type: "boolean" },
+    json: sharedOption("json", { description: "print the run summary as JSON" }),
   },
   async run(args, io) {
     const method = stringOption(args, "method");
@@ -104,7 +142,7 @@ ${tinkerUsage}
     if (method === undefined || !(samplingMethods as readonly string[]).includes(method)) {
       throw new UsageError(`--method must be one of ${samplingMethods.join(", ")}`);
     }
-    const seed = integerOption(args, "seed", 0);
+    const seed = integerOption(args, "seed");
     const poolFile = stringOption(args, "pool");
     const profilesFile = stringOption(args, "profiles");
     const runDirectory = await checkOutputDirectory("--out", out, [
@@ -150,7 +188,7 @@ ${tinkerUsage}
     checkStepBudget(config.rolloutBudget, config.groupSize, config.promptsPerStep, (message) =>
       io.stderr(`${message}\n`),
     );
-    const hidden = integerOption(args, "hidden", 32);
+    const hidden = integerOption(args, "hidden");
     const pool = poolFile === undefined ? null : await readPoolFor(benchmark, poolFile);
     const profileSet =
       profilesFile === undefined
