@@ -137,7 +137,7 @@ describe("hs export", () => {
     );
     expect(result.stdout).toContain("content=old");
     expect(result.stdout.split("\n").filter((line) => line.endsWith(".tmp"))).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("hs train", () => {
