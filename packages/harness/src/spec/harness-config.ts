@@ -35,7 +35,14 @@ export const promptSectionSchema = strictSection({
    * Few-shot turns inserted between the system and the task message, as AgentBench's v0.2 protocol
    * does (a fixed user/assistant exchange).
    */
-  examples: z.array(strictSection({ role: z.enum(["user", "assistant"]), content: z.string() })),
+  examples: z.array(
+    strictSection({
+      /** Who says it: the user turn or the assistant's reply. */
+      role: z.enum(["user", "assistant"]),
+      /** The turn's text, shown as written. */
+      content: z.string(),
+    }),
+  ),
 });
 
 /** One rule of a text protocol: a regular expression that turns reply text into a tool call. */

@@ -34,7 +34,14 @@ export const policyActionSchema = z.object({
   /** Why generation stopped (`stop`, `tool_calls`, `length`...), when known. */
   finishReason: z.string().optional(),
   /** Token usage, when known. */
-  usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
+  usage: z
+    .object({
+      /** Tokens of the rendered view the backend read. */
+      promptTokens: z.number().int(),
+      /** Tokens the backend generated for this action. */
+      completionTokens: z.number().int(),
+    })
+    .optional(),
 });
 /** What a policy produced for one view. */
 export type PolicyAction = z.infer<typeof policyActionSchema>;

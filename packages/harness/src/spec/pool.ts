@@ -71,7 +71,14 @@ export const poolSchema = strictSection({
   /** Policy version the pool was evolved against. */
   policyVersion: z.string(),
   /** The base harness. */
-  base: strictSection({ id: z.string(), hash: z.string(), config: harnessConfigSchema }),
+  base: strictSection({
+    /** The base harness's id. */
+    id: z.string(),
+    /** Content hash of `config`. */
+    hash: z.string(),
+    /** The base harness config the siblings were evolved from. */
+    config: harnessConfigSchema,
+  }),
   /** The siblings. */
   siblings: z.array(siblingSchema),
 });

@@ -38,7 +38,9 @@ export const profileSetSchema = strictSection({
   /** Earlier profiles, oldest first, each stamped with the training step it was measured at. */
   history: z.array(
     strictSection({
+      /** The training step the profiles were measured at. */
       step: z.number().int().nonnegative(),
+      /** The profiles then, by harness id. */
       profiles: z.record(z.string(), harnessProfileSchema),
     }),
   ),

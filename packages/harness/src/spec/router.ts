@@ -59,7 +59,16 @@ export const routerDecisionSchema = z.object({
   /** Each judge's vote, for voting routers. */
   votes: z.array(judgeVoteSchema).optional(),
   /** Judges dropped from the vote, with the reason (timeout, unparsable answer). */
-  dropped: z.array(z.object({ judgeId: z.string(), reason: z.string() })).optional(),
+  dropped: z
+    .array(
+      z.object({
+        /** The judge left out. */
+        judgeId: z.string(),
+        /** Why (timeout, unparsable answer). */
+        reason: z.string(),
+      }),
+    )
+    .optional(),
 });
 /** A router's decision. */
 export type RouterDecision = z.infer<typeof routerDecisionSchema>;

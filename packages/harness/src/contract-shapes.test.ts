@@ -1,0 +1,47 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "..", "..", "..");
+const script = join(root, "scripts", "contract-shapes.mjs");
+const committed = join(root, "docs", "contracts.md");
+
+async function check(file: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [script, "--check", `--out=${file}`], { cwd: root });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, output: failed.stderr };
+  }
+}
+
+describe("docs/contracts.md, generated from the contracts' zod schemas and declarations", () => {
+  it("is what scripts/contract-shapes.mjs generates from the built package now", async () => {
+    const result = await check(committed);
+    expect(result.output).toContain("is up to date");
+    expect(result.code).toBe(0);
+  });
+
+  it("has a row for each field of a schema, with its type, optionality and JSDoc", async () => {
+    const text = await readFile(committed, "utf8");
+    expect(text).toContain(
+      "| `endReason` | `\"submitted\"` \\| `\"budget\"` \\| `\"reprompts-exhausted\"` \\| `\"output-budget\"` \\| `\"error\"` \\| `\"cancelled\"` | yes | Why the episode ended. |",
+    );
+    expect(text).toContain("| `timings.wallMs` | number ≥ 0 | yes | Total wall time in milliseconds. |");
+    expect(text).toContain("| `goldOf` | `(task: Task) => readonly string[]` | no |");
+  });
+
+  it("fails, naming the first differing line, when the file differs from the contracts", async () => {
+    const text = await readFile(committed, "utf8");
+    const copy = join(await mkdtemp(join(tmpdir(), "hs-contracts-")), "contracts.md");
+    await writeFile(copy, text.replace("| `reward` | number in [0, 1] | yes |", "| `reward` | number | no |"));
+    const result = await check(copy);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/differs from the contracts \(line \d+: expected "\| `reward` \| number in \[0, 1\]/);
+  });
+});
