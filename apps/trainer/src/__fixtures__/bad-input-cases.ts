@@ -1,5 +1,5 @@
 /**
- * The bad-input corpus of `hs` (issue 21): each case is a command line a careless or hostile user
+ * The bad-input corpus of `hs` (nothing a careless user types may lose or mix a run): each case is a command line a careless or hostile user
  * could type, with the exit status and the message it must give. Paths: `@F/` is the copy of
  * `__fixtures__/bad-inputs/`, `@W/` the scratch directory (holding `four.jsonl`, its hard link
  * `four-link.jsonl`, `bom.jsonl` and `cut-trajectories.jsonl`), `@R` the run directory. Nothing outside `@R` may change, and `@R` only

@@ -1,4 +1,6 @@
-// One test per defect of issue 21 ("nothing silently lost or mixed"), starting from its commands.
+// hs under careless use, nothing silently lost or mixed: one test per way a run could be lost or mixed
+// (concurrent runs, resumes with changed inputs, clobbered outputs, late failures, silent wrong results,
+// silent LLM servers, unclear errors), each from the commands a user would type.
 // CLI runs go through main() in process, or through the built dist/cli.js where two processes or a
 // kill are needed (run `pnpm build` first).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -18,7 +20,7 @@ const fixtures = join(here, "__fixtures__", "bad-inputs");
 const dev = readFileSync(join(here, "../../../packages/benchmarks-dbbench/data/dev.jsonl"), "utf8").split(
   "\n",
 );
-const world = await mkdtemp(join(tmpdir(), "hs-issue-21-"));
+const world = await mkdtemp(join(tmpdir(), "hs-careless-use-"));
 const four = join(world, "four.jsonl");
 const otherFour = join(world, "other-four.jsonl");
 writeFileSync(four, `${dev.slice(40, 44).join("\n")}\n`);
@@ -97,8 +99,8 @@ async function startServer(handler: Parameters<typeof createServer>[1]): Promise
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
-describe("issue 21", () => {
-  it("1. two hs train on one directory: the second is refused, the first's run stays intact", async () => {
+describe("hs under careless use: nothing silently lost or mixed", () => {
+  it("two hs train on one directory: the second is refused, the first's run stays intact", async () => {
     const run = join(world, "two-writers");
     const first = spawnHs(train(run, "--budget", "40"));
     await waitFor(() => existsSync(join(run, ".hs-run.lock")));
@@ -117,7 +119,7 @@ describe("issue 21", () => {
     expectIntactRun(run, 5, 40);
   }, 90_000);
 
-  it("2. a run killed after a step does not resume with another harness, data file or config", async () => {
+  it("a run killed after a step does not resume with another harness, data file or config", async () => {
     const run = join(world, "killed");
     const started = spawnHs(train(run, "--budget", "64"));
     await waitFor(() => existsSync(join(run, "checkpoints", "latest.json")));
@@ -145,7 +147,7 @@ describe("issue 21", () => {
     expectIntactRun(run, 8, 64);
   }, 120_000);
 
-  it("3. outputs never clobber: empty --out, a directory of foreign files, an output equal to an input", async () => {
+  it("outputs never clobber: empty --out, a directory of foreign files, an output equal to an input", async () => {
     expect((await hs(["train", "--bench", "dbbench", "--method", "grpo", "--out="])).code).toBe(2);
     const foreign = join(world, "foreign");
     await mkdir(foreign);
@@ -170,7 +172,7 @@ describe("issue 21", () => {
     expect(readFileSync(poolFile, "utf8")).toBe(readFileSync(join(fixtures, "pool-good.json"), "utf8"));
   }, 60_000);
 
-  it("4. unwritable or missing output directories and unknown methods fail before any work", async () => {
+  it("unwritable or missing output directories and unknown methods fail before any work", async () => {
     const cases = [
       ["evolve", "--bench", "dbbench", "--data", four, "--out", "/proc/hs-evolve/pool.json"],
       [
@@ -194,7 +196,7 @@ describe("issue 21", () => {
     expect(existsSync(join(world, "quickstart"))).toBe(false);
   });
 
-  it("5. no silent wrong results: short budgets, missing experiments, stripped keys, bad groups, foreign pools", async () => {
+  it("no silent wrong results: short budgets, missing experiments, stripped keys, bad groups, foreign pools", async () => {
     const short = join(world, "short");
     const budget = await hs(train(short, "--budget", "3"));
     expect(budget.code).toBe(2);
@@ -247,7 +249,7 @@ describe("issue 21", () => {
     expect(allowed.stderr).toContain('ignoring profiles of "sibling-context-3"');
   }, 90_000);
 
-  it("6. LLM calls against a silent server time out as set, and every failure is reported and counted", async () => {
+  it("LLM calls against a silent server time out as set, and every failure is reported and counted", async () => {
     const silent = await startServer((request) => request.resume());
     const failing = await startServer((request, response) => {
       request.resume();
@@ -328,7 +330,7 @@ describe("issue 21", () => {
     expect(alone.stderr).toContain("--llm-base-url needs --llm-model");
   }, 120_000);
 
-  it("7. clear errors: BOM, truncated pointer, --hidden 0 before tfjs, a NaN update stops before its checkpoint", async () => {
+  it("clear errors: BOM, truncated pointer, --hidden 0 before tfjs, a NaN update stops before its checkpoint", async () => {
     const bom = await hs([
       "eval",
       "--bench",
