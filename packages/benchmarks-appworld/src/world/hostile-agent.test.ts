@@ -70,7 +70,7 @@ print(("ESCAPED " if escaped else "blocked ") + detail)`;
 
 const port = () => Number(new URL(server.url).port);
 
-/** Each escape of issue 32 for AppWorld agent code: the mechanism that stops it and the probe. */
+/** Each escape a hostile agent running as root could try from AppWorld agent code: the mechanism that stops it and the probe. */
 const cases: Array<{ name: string; mechanism: string; code: () => string }> = [
   {
     name: "capabilities",

@@ -3,7 +3,7 @@ import type { DatabaseEngine, StatementOutcome } from "./database-engine.js";
 import { agentBenchSqlMode, createMysqlEngine } from "./mysql-engine.js";
 import { createSqliteEngine } from "./sqlite-engine.js";
 
-// The two engine classes of issue 20, on both engines: MySQL identifier rules (names may begin with
+// The two engine gaps gold replay found on unseen standard-split records, on both engines: MySQL identifier rules (names may begin with
 // digits unless all digits and unquoted) and strict-mode UPDATEs comparing TEXT cells with numbers.
 // MariaDB runs when HS_MYSQL_URL is set (bash scripts/mariadb.sh start), with AgentBench's sql_mode.
 const limits = { timeLimitMs: 2000, maxRows: 1000 };

@@ -244,7 +244,7 @@ describe("the graders against an oracle of AgentBench's rules, over generated an
     expect(disagreements.slice(0, 20)).toEqual([]);
   }, 60_000);
 
-  it("FC: strings, quoted-list strings, the unterminated list of issue 33 and one-string lists", () => {
+  it('FC: strings, quoted-list strings, an unterminated list ("[\'x,]", which does not evaluate) and one-string lists', () => {
     const disagreements: string[] = [];
     let cases = 0;
     for (const spelling of spellings) {

@@ -6,7 +6,7 @@ import { pythonEval } from "../python/python-eval.js";
 import { asciiDigits, parsePythonFloat, pythonStrip } from "../python/python-value.js";
 import { cleanFcAnswer, gradeFcAnswer, gradeV02Answer } from "./grade-answer.js";
 
-// Grading differences from AgentBench found by hand-made answers (issue 20), each with the line of
+// Grading differences from AgentBench found by hand-made answers, each with the line of
 // AgentBench it follows: v0.2 = THUDM/AgentBench@v0.2 src/server/tasks/dbbench/__init__.py, FC = main
 // src/server/tasks/dbbench/result_processor.py and task.py.
 

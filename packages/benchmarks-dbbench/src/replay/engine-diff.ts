@@ -87,7 +87,7 @@ function bareName(name: string, fallback: string): string {
 }
 
 /**
- * Generated modifications of a table (issue 20's two classes): the table and its first column renamed
+ * Generated modifications of a table (the two engine gaps gold replay found on unseen standard tasks): the table and its first column renamed
  * to unquoted names that begin with digits (`1952_…`, `2nd_…`, as wikitq tables are named) with an
  * INSERT, an UPDATE and a SELECT over them; and UPDATE/DELETE statements whose WHERE compares each
  * column with an integer and a decimal literal (strict mode fails the UPDATE when a cell is not a

@@ -10,7 +10,7 @@ export interface HostileTargets {
   repositoryRoot: string;
 }
 
-/** Each escape of issue 32 as one probe: its name and the mechanism that is to stop it. */
+/** Each escape a hostile agent running as root could try, as one probe: its name and the mechanism that is to stop it. */
 export const hostileProbes = {
   capabilities: "a user namespace as uid 65534 with --cap-drop ALL: CapEff is 0",
   "remount-write":

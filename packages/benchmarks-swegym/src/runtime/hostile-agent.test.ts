@@ -82,7 +82,7 @@ function expectAllBlocked(output: string): void {
 }
 
 describe.skipIf(isolation === "none")("hostile agent commands (bubblewrap)", () => {
-  it("refuses every escape of issue 32, each by its mechanism", async () => {
+  it("refuses every escape a hostile root agent tries, each by its mechanism", async () => {
     const workspace = await checkout();
     const result = await workspace.run(script(), { timeLimitMs: 40_000 });
     await workspace.close();

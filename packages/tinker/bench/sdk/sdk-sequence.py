@@ -1,5 +1,5 @@
 """Drives the official tinker SDK (thinking-machines-lab/tinker, run from its own source) through the
-request sequence of issue 27 against a Tinker API server: handshake, create model, forward_backward,
+request sequence the real services speak against a Tinker API server: handshake, create model, forward_backward,
 optim_step, save for sampler, sample. Written for this repository; no SDK code is copied here.
 
 Usage: PYTHONPATH=SDK/src:... python3 sdk-sequence.py URL
