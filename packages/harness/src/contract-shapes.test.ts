@@ -30,7 +30,7 @@ describe("docs/contracts.md, generated from the contracts' zod schemas and decla
   it("has a row for each field of a schema, with its type, optionality and JSDoc", async () => {
     const text = await readFile(committed, "utf8");
     expect(text).toContain(
-      "| `endReason` | `\"submitted\"` \\| `\"budget\"` \\| `\"reprompts-exhausted\"` \\| `\"output-budget\"` \\| `\"error\"` \\| `\"cancelled\"` | yes | Why the episode ended. |",
+      '| `endReason` | `"submitted"` \\| `"budget"` \\| `"reprompts-exhausted"` \\| `"output-budget"` \\| `"error"` \\| `"cancelled"` | yes | Why the episode ended. |',
     );
     expect(text).toContain("| `timings.wallMs` | number ≥ 0 | yes | Total wall time in milliseconds. |");
     expect(text).toContain("| `goldOf` | `(task: Task) => readonly string[]` | no |");
@@ -39,9 +39,14 @@ describe("docs/contracts.md, generated from the contracts' zod schemas and decla
   it("fails, naming the first differing line, when the file differs from the contracts", async () => {
     const text = await readFile(committed, "utf8");
     const copy = join(await mkdtemp(join(tmpdir(), "hs-contracts-")), "contracts.md");
-    await writeFile(copy, text.replace("| `reward` | number in [0, 1] | yes |", "| `reward` | number | no |"));
+    await writeFile(
+      copy,
+      text.replace("| `reward` | number in [0, 1] | yes |", "| `reward` | number | no |"),
+    );
     const result = await check(copy);
     expect(result.code).toBe(1);
-    expect(result.output).toMatch(/differs from the contracts \(line \d+: expected "\| `reward` \| number in \[0, 1\]/);
+    expect(result.output).toMatch(
+      /differs from the contracts \(line \d+: expected "\| `reward` \| number in \[0, 1\]/,
+    );
   });
 });
