@@ -32,6 +32,7 @@ import {
   tinkerPolicyWording,
 } from "../tinker-policy-stack.js";
 import { optionFingerprint, trainFingerprint } from "../train-inputs.js";
+import { trainStepLine } from "../train-step-line.js";
 import { loadEmbeddedPolicy } from "./eval.js";
 
 const trainerDefaults = defaultTrainerConfig("grpo", 0);
@@ -263,10 +264,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
         profiles: profileSet,
         router,
         onProgress: (message) => io.stderr(`${message}\n`),
-        onStep: (metrics) =>
-          io.stderr(
-            `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${config.rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${metrics.rescue.attempts ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)` : ""} loss ${(metrics.learner.loss ?? 0).toFixed(4)} (${metrics.wallMs} ms)\n`,
-          ),
+        onStep: (metrics) => io.stderr(`${trainStepLine(metrics, config.rolloutBudget)}\n`),
       });
       if (profiles !== null && profiles.history.length > 0) {
         await replaceAtomically(join(runDirectory, "profiles.json"), (draft) =>
