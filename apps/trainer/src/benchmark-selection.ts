@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import {
   type ActionGrammarV1,
   type BenchmarkPluginContextV1,
+  type BenchmarkPluginV1,
   type BenchmarkV1,
   type HarnessConfig,
   readHarnessConfigFile,
@@ -10,16 +11,19 @@ import {
 } from "@hs/harness";
 import { splitProblems, taskGoldProblems } from "@hs/harness/conformance";
 import { type CommandArguments, UsageError } from "./command.js";
-import { loadBenchmarkPlugin, loadGrammarPlugin } from "./plugins.js";
+import { loadBenchmarkPlugin, loadGrammarPlugin, pluginDirectoryOf } from "./plugins.js";
 
 const grammarProblems = new WeakMap<BenchmarkV1, string>();
 
+/** The plugin's grammar module, resolved against the plugin's own file (a path relative to it, or a package it depends on). */
 async function grammarContext(
-  module: string | undefined,
+  plugin: BenchmarkPluginV1,
 ): Promise<{ context: BenchmarkPluginContextV1; problem?: string }> {
+  const module = plugin.grammarModule;
   if (module === undefined) return { context: {} };
   try {
-    return { context: { actionGrammar: (await loadGrammarPlugin(module)).createGrammar() } };
+    const grammar = await loadGrammarPlugin(module, pluginDirectoryOf(plugin));
+    return { context: { actionGrammar: grammar.createGrammar() } };
   } catch (error) {
     return {
       context: {},
@@ -40,7 +44,7 @@ export async function openBenchmark(args: CommandArguments, fallback?: string): 
       : { specifier: fallback, plugin: await loadBenchmarkPlugin(fallback), values: {} });
   if (selection === undefined)
     throw new UsageError("--bench is required (dbbench, swegym, appworld, a package or a path)");
-  const { context, problem } = await grammarContext(selection.plugin.grammarModule);
+  const { context, problem } = await grammarContext(selection.plugin);
   const benchmark = await selection.plugin.createBenchmark(selection.values, context);
   if (benchmark?.specificationVersion !== "v1")
     throw new UsageError(`--bench ${selection.specifier}: createBenchmark did not return a BenchmarkV1`);

@@ -152,6 +152,14 @@ describe("benchmark and router packages from outside the repository", () => {
     expect((await run(["eval", "--bench", join(root, "nowhere.js")])).stderr).toContain("no such file");
   });
 
+  it("loads a relative grammarModule from beside the plugin file, whatever the current directory", async () => {
+    const plugin = join(root, "split-grammar");
+    expect(process.cwd()).not.toBe(plugin);
+    const evaluated = await run(["eval", "--bench", plugin, "--max-digit", "6", "--json"]);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ n: 3, harness: "spelling-text" });
+  });
+
   it("imports a package installed in the current project's node_modules", async () => {
     const module = await importPluginModule("@hs/harness", root);
     expect(typeof module.createHarnessConfig).toBe("function");

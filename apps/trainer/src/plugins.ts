@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BenchmarkPluginV1, GrammarPluginV1, RouterPluginV1 } from "@hs/harness";
 import { z } from "zod";
 import { UsageError } from "./command.js";
@@ -108,13 +108,19 @@ function findInstalled(specifier: string, from: string): string | undefined {
   }
 }
 
+/** The file each loaded plugin module came from, so that what it names relative to itself resolves there. */
+const moduleFiles = new WeakMap<object, string>();
+
 async function importFile(file: string): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  moduleFiles.set(module, file);
+  return module;
 }
 
 /**
- * Imports a plugin module: a file or package directory by path, else a package installed for the
- * current directory's project, else one of the CLI's own dependencies.
+ * Imports a plugin module: a file or package directory by path (relative to `from`), else a package
+ * installed for the project at `from` (the current directory unless told), else one of the CLI's own
+ * dependencies.
  */
 export async function importPluginModule(
   specifier: string,
@@ -125,10 +131,12 @@ export async function importPluginModule(
     if (!existsSync(path)) throw new UsageError(`${specifier}: no such file or directory`);
     return importFile(statSync(path).isDirectory() ? packageEntry(path) : path);
   }
-  const installed = findInstalled(specifier, from);
+  const installed = findInstalled(specifier, from) ?? findInstalled(specifier, process.cwd());
   if (installed !== undefined) return importFile(installed);
   try {
-    return (await import(specifier)) as Record<string, unknown>;
+    const module = (await import(specifier)) as Record<string, unknown>;
+    moduleFiles.set(module, fileURLToPath(import.meta.resolve(specifier)));
+    return module;
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" && String(error).includes(specifier))
       throw new UsageError(
@@ -136,6 +144,12 @@ export async function importPluginModule(
       );
     throw error;
   }
+}
+
+/** The directory of the module a plugin was loaded from (undefined for one not loaded here). */
+export function pluginDirectoryOf(plugin: object): string | undefined {
+  const file = moduleFiles.get(plugin);
+  return file === undefined ? undefined : dirname(file);
 }
 
 function validPlugin<T>(
@@ -147,6 +161,8 @@ function validPlugin<T>(
 ): T {
   const candidate = module[exportName] ?? module.default;
   const result = schema.safeParse(candidate);
+  const file = moduleFiles.get(module);
+  if (result.success && file !== undefined) moduleFiles.set(candidate as object, file);
   if (result.success) return candidate as T;
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join(".") || "(the export)";
