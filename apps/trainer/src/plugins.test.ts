@@ -152,6 +152,22 @@ describe("benchmark and router packages from outside the repository", () => {
     expect((await run(["eval", "--bench", join(root, "nowhere.js")])).stderr).toContain("no such file");
   });
 
+  it("prints the benchmark's own metric names in hs eval, not DBBench's", async () => {
+    const human = await run(["eval", "--bench", bench, "--max-digit", "6"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}accuracy +0\b/m);
+    expect(human.stdout).not.toContain("overall_cat_accuracy");
+    const json = JSON.parse((await run(["eval", "--bench", bench, "--max-digit", "6", "--json"])).stdout);
+    expect(json.metrics).toEqual({ accuracy: 0 });
+    expect(Object.keys(json)).not.toContain("overall_cat_accuracy");
+    expect(Object.keys(json)).not.toContain("trivial_value_passes");
+    const dev = join(import.meta.dirname, "../../../packages/benchmarks-dbbench/data/dev.jsonl");
+    const four = join(root, "four.jsonl");
+    writeFileSync(four, `${readFileSync(dev, "utf8").split("\n").slice(40, 44).join("\n")}\n`);
+    const dbbench = await run(["eval", "--bench", "dbbench", "--data", four]);
+    expect(dbbench.stdout).toMatch(/^ {2}overall_cat_accuracy +\d/m);
+  });
+
   it("loads a relative grammarModule from beside the plugin file, whatever the current directory", async () => {
     const plugin = join(root, "split-grammar");
     expect(process.cwd()).not.toBe(plugin);

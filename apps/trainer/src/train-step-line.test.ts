@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatStatistic } from "./format-statistic.js";
 import { main } from "./main.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
-import { formatStatistic } from "./train-step-line.js";
 
 const tinyBenchmark = join(import.meta.dirname, "__fixtures__", "plugins", "tiny-benchmark");
 

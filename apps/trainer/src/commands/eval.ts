@@ -21,6 +21,7 @@ import {
   stringOption,
   UsageError,
 } from "../command.js";
+import { formatStatistic } from "../format-statistic.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputFile } from "../run-directory.js";
 import { sharedOption } from "../shared-options.js";
@@ -96,6 +97,39 @@ export function isTrivialPass(trajectory: Trajectory): boolean {
   return trivialValues.has(String(answers[0]).trim().toLowerCase());
 }
 
+type Evaluation = Awaited<ReturnType<typeof evaluatePolicy>>;
+
+/**
+ * DBBench's own fields of the JSON result: `overall_cat_accuracy` (its summarize's, at the top level
+ * as AgentBench reports it) and the passes on a trivial answer (`isTrivialPass`, a DBBench reading).
+ */
+function dbbenchFields(benchmark: BenchmarkV1, result: Evaluation) {
+  const overall = result.metrics.overall_cat_accuracy;
+  return {
+    ...(overall === undefined ? {} : { overall_cat_accuracy: overall }),
+    ...(benchmark.id === "dbbench"
+      ? { trivial_value_passes: result.trajectories.filter(isTrivialPass).length }
+      : {}),
+  };
+}
+
+/** The human result: success, the benchmark's own metrics under its own names, success per category. */
+export function evaluationText(
+  result: Pick<Evaluation, "n" | "success" | "metrics" | "perCategory">,
+): string {
+  const metrics = Object.entries(result.metrics);
+  const width = Math.max(18, ...metrics.map(([name]) => name.length));
+  const metricLines = metrics.map(([name, value]) => `  ${name.padEnd(width)} ${formatStatistic(value)}`);
+  const categories = Object.entries(result.perCategory).map(
+    ([category, entry]) => `  ${category.padEnd(width)} ${(entry.success * 100).toFixed(1)}% of ${entry.n}`,
+  );
+  const sections = [
+    metricLines.length === 0 ? [] : ["metrics:", ...metricLines],
+    categories.length === 0 ? [] : ["success per category:", ...categories],
+  ].flat();
+  return `${result.n} tasks, success ${(result.success * 100).toFixed(1)}%\n${sections.map((line) => `${line}\n`).join("")}`;
+}
+
 /** The options `hs eval` settles before it opens the benchmark. */
 interface EvalSettings {
   seed: number;
@@ -160,13 +194,12 @@ async function evaluateOn(
   const passes = result.trajectories.filter((trajectory) => trajectory.success);
   const output = {
     success: result.success,
-    overall_cat_accuracy: result.metrics.overall_cat_accuracy ?? result.success,
+    ...dbbenchFields(benchmark, result),
     n: result.n,
     per_category: Object.fromEntries(
       Object.entries(result.perCategory).map(([category, entry]) => [category, entry.success]),
     ),
     metrics: result.metrics,
-    trivial_value_passes: result.trajectories.filter(isTrivialPass).length,
     passes: passes.length,
     policy: `${policy.id}@${policy.version}`,
     harness: pool === null ? harness.id : "rank-1",
@@ -174,18 +207,7 @@ async function evaluateOn(
     wall_ms: Date.now() - started,
   };
   await release();
-  if (args.values.json === true) {
-    io.stdout(`${JSON.stringify(output)}\n`);
-  } else {
-    const categories = Object.entries(result.perCategory)
-      .map(
-        ([category, entry]) => `  ${category.padEnd(18)} ${(entry.success * 100).toFixed(1)}% of ${entry.n}`,
-      )
-      .join("\n");
-    io.stdout(
-      `${result.n} tasks, success ${(output.success * 100).toFixed(1)}%, overall_cat_accuracy ${(output.overall_cat_accuracy * 100).toFixed(1)}%\n${categories}\n`,
-    );
-  }
+  io.stdout(args.values.json === true ? `${JSON.stringify(output)}\n` : evaluationText(result));
   return 0;
 }
 
@@ -230,7 +252,8 @@ Runs every task once (greedy) and prints the benchmark's metrics.`,
       description: "also write every episode to F (JSON lines, the format of hs train's trajectories)",
     },
     json: sharedOption("json", {
-      description: 'print {"success","overall_cat_accuracy","n","per_category",...} as JSON',
+      description:
+        'print {"success","n","per_category","metrics",...} as JSON (metrics: the benchmark\'s summarize; DBBench adds "overall_cat_accuracy" and "trivial_value_passes")',
     }),
     ...tinkerEvalOptions,
   },
