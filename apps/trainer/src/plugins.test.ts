@@ -103,11 +103,21 @@ describe("benchmark and router packages from outside the repository", () => {
 
   it("runs the main job (hs quickstart) on it, evaluating every held-out split", async () => {
     const out = join(root, "quickstart");
+    const routerCreations = () =>
+      existsSync(join(root, "router.log"))
+        ? readFileSync(join(root, "router.log"), "utf8")
+            .split("\n")
+            .filter((line) => line === "created").length
+        : 0;
+    const creationsBefore = routerCreations();
     const result = await run([
       ...["quickstart", "--bench", bench, "--max-digit", "9", "--methods", "grpo,harness-s"],
       ...["--prompts-per-step", "2", "--workers", "2", "--out", out, "--json", "--serve"],
+      ...["--router", router],
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // the router plugin was created in each harness-s training run and Rank-1 evaluation (2 seeds each)
+    expect(routerCreations() - creationsBefore).toBe(4);
     // --serve prints the live dashboard's address
     expect(result.stderr).toMatch(/\[quickstart\] dashboard: http:\/\/127\.0\.0\.1:\d+\//);
     const results = JSON.parse(result.stdout) as Record<string, unknown>;

@@ -2,8 +2,10 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseWithTable } from "../main.js";
 import { runCliJobs } from "../run-jobs.js";
-import { quickstartPlan, withHeartbeat } from "./quickstart.js";
+import { quickstartCommand, quickstartPlan, withHeartbeat } from "./quickstart.js";
+import { experimentFingerprint } from "./quickstart-inputs.js";
 
 describe("quickstartPlan", () => {
   const settings = {
@@ -52,6 +54,23 @@ describe("quickstartPlan", () => {
     expect(plan.evolve.args.join(" ")).toContain("--concurrency 2");
     expect(plan.profile.args.join(" ")).toContain("--concurrency 2");
     expect(plan.train.some((job) => job.args.includes("--concurrency"))).toBe(false);
+  });
+
+  it("takes --router and passes it to every run that routes: harness-s training and Rank-1", () => {
+    expect(parseWithTable(quickstartCommand, ["--router", "./my-router.js"]).values.router).toBe(
+      "./my-router.js",
+    );
+    const plan = quickstartPlan({ ...settings, router: "./my-router.js" });
+    const routerOf = (job: { args: string[] }) =>
+      job.args.includes("--router") ? job.args[job.args.indexOf("--router") + 1] : undefined;
+    for (const job of plan.train)
+      expect(routerOf(job), job.name).toBe(job.name.includes("harness-s") ? "./my-router.js" : undefined);
+    expect(plan.rankOne.map(routerOf)).toEqual(Array(4).fill("./my-router.js"));
+    expect([...plan.evaluate, ...plan.untrained, plan.evolve, plan.profile].some(routerOf)).toBe(false);
+    expect(experimentFingerprint({ ...settings, router: "./my-router.js" })["--router"]).toBe(
+      "./my-router.js",
+    );
+    expect(Object.keys(experimentFingerprint(settings))).not.toContain("--router");
   });
 
   it("evaluates every trained and untrained policy on every held-out split, each into its own file", () => {

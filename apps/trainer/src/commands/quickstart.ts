@@ -19,6 +19,8 @@ import {
   stringOption,
   UsageError,
 } from "../command.js";
+import { loadRouterPlugin } from "../plugins.js";
+import { builtInRouterNames, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
 import { acquireRunLock } from "../run-lock.js";
@@ -51,6 +53,8 @@ export interface QuickstartSettings {
   reanchorEvery: number;
   /** Held-out splits every policy is evaluated on, under the base harness. */
   heldoutSplits: string[];
+  /** `--router` of the harness-s training runs and Rank-1 (absent: their default router). */
+  router?: string;
   /** Flags passed on to stages as given (`--rollouts` to evolve and profile, `--group-size` to train...). */
   stageFlags?: Partial<Record<"evolve" | "profile" | "train", string[]>>;
 }
@@ -92,6 +96,11 @@ export interface EvalJob extends CliJob {
   seed: number;
   /** Held-out split. */
   split: string;
+}
+
+/** `--router SPEC` when one was given. */
+function routerArguments(settings: QuickstartSettings): string[] {
+  return settings.router === undefined ? [] : ["--router", settings.router];
 }
 
 /** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
@@ -158,6 +167,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
           ? ["--pool", pool, "--profiles", profiles]
           : []),
         ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
+        ...(method === "harness-s" ? routerArguments(settings) : []),
         ...(settings.stageFlags?.train ?? []),
       ],
       log: log(`train-${method}-${seed}`),
@@ -179,7 +189,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
         "base",
         "--policy",
         ...policy,
-        ...(kind === "rank-1" ? ["--rank1", pool, "--profiles", profiles] : []),
+        ...(kind === "rank-1" ? ["--rank1", pool, "--profiles", profiles, ...routerArguments(settings)] : []),
         "--json",
       ],
       log: log(`eval-${kind === "trained" ? method : kind}-${seed}-${split}`),
@@ -321,6 +331,9 @@ The stages' progress lines are passed through (at most one per stage every ${pro
       number: { kind: "integer", min: 1 },
     },
     "reanchor-every": sharedOption("reanchor-every", { default: 4 }),
+    router: sharedOption("router", {
+      description: `the router of the harness-s training runs and of Rank-1: ${routerOptionUsage}`,
+    }),
     splits: {
       type: "string",
       value: "LIST",
@@ -375,6 +388,11 @@ smaller jobs, their episodes run real test suites and Python); a value given her
       heldoutSplits: await heldoutSplitsOf(args),
       stageFlags: stageFlagsOf(args, defaults),
     };
+    const router = stringOption(args, "router");
+    if (router !== undefined) {
+      await checkRouter(router);
+      settings.router = router;
+    }
     const unknown = settings.methods.filter(
       (method) => !(samplingMethods as readonly string[]).includes(method),
     );
@@ -407,6 +425,12 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     return 0;
   },
 };
+
+/** Refuses, before any stage runs, a `--router` that names no built-in router nor a loadable router plugin. */
+async function checkRouter(spec: string): Promise<void> {
+  if ((builtInRouterNames as readonly string[]).includes(spec)) return;
+  await loadRouterPlugin(spec);
+}
 
 /**
  * Refuses, before any stage runs, a budget that cannot pay for one training step with the group size
