@@ -10,7 +10,7 @@ import {
   type Task,
 } from "@hs/harness";
 import { splitProblems, taskGoldProblems } from "@hs/harness/conformance";
-import { type CommandArguments, UsageError } from "./command.js";
+import { type BenchmarkSelection, type CommandArguments, UsageError } from "./command.js";
 import { loadBenchmarkPlugin, loadGrammarPlugin, pluginDirectoryOf } from "./plugins.js";
 
 const grammarProblems = new WeakMap<BenchmarkV1, string>();
@@ -34,14 +34,18 @@ async function grammarContext(
 
 /**
  * Creates the benchmark that `--bench` named (an alias such as `dbbench`, a package or a path), with the
- * values of the plugin's own options; `fallback` names one when `--bench` is absent (e.g. a pool's).
+ * values of the plugin's own options; `fallback` names one when `--bench` is absent (an alias or
+ * package name, or the selection a pool records).
  */
-export async function openBenchmark(args: CommandArguments, fallback?: string): Promise<BenchmarkV1> {
+export async function openBenchmark(
+  args: CommandArguments,
+  fallback?: string | BenchmarkSelection,
+): Promise<BenchmarkV1> {
   const selection =
     args.benchmark ??
-    (fallback === undefined
-      ? undefined
-      : { specifier: fallback, plugin: await loadBenchmarkPlugin(fallback), values: {} });
+    (typeof fallback === "string"
+      ? { specifier: fallback, plugin: await loadBenchmarkPlugin(fallback), values: {} }
+      : fallback);
   if (selection === undefined)
     throw new UsageError("--bench is required (dbbench, swegym, appworld, a package or a path)");
   const { context, problem } = await grammarContext(selection.plugin);

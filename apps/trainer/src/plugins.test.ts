@@ -162,6 +162,37 @@ describe("benchmark and router packages from outside the repository", () => {
     expect((await run(["eval", "--bench", join(root, "nowhere.js")])).stderr).toContain("no such file");
   });
 
+  it("runs hs profile and hs route on a pool evolved from a plugin by path without --bench", async () => {
+    const pool = join(root, "pool-for-profile.json");
+    const evolve = ["evolve", "--bench", bench, "--max-digit", "6", "--out", pool, "--directions", "budget"];
+    expect((await run(evolve)).code).toBe(0);
+    const out = join(root, "profiles-without-bench.json");
+    const profiled = await run([
+      "profile",
+      "--pool",
+      pool,
+      "--policy",
+      "embedded",
+      "--rollouts",
+      "2",
+      "--out",
+      out,
+    ]);
+    expect(profiled.code, profiled.stderr).toBe(0);
+    // the plugin's own option (--max-digit 6: train digits 1, 2, 4, 5) came with it: 4 tasks x 2 rollouts
+    expect(profiled.stdout).toMatch(/^spelling-text: success [\d.]+% of 8\b/m);
+    const failed = join(root, "profiles-without-bench.failed.jsonl");
+    const routed = await run(["route", "--pool", pool, "--profiles", out, "--trajectories", failed]);
+    expect(routed.code, routed.stderr).toBe(0);
+    expect(routed.stderr).not.toContain("is not installed");
+    // a pool without its evolution report does not say where its plugin was: --bench is asked for
+    const alone = join(root, "pool-alone.json");
+    cpSync(pool, alone);
+    const refused = await run(["profile", "--pool", alone, "--policy", "embedded", "--out", `${out}.2`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('give --bench: the pool\'s benchmark "spelling" is not an alias');
+  });
+
   it("prints the benchmark's own metric names in hs eval, not DBBench's", async () => {
     const human = await run(["eval", "--bench", bench, "--max-digit", "6"]);
     expect(human.code, human.stderr).toBe(0);

@@ -63,7 +63,8 @@ const grammarPluginSchema = z.object({
   createGrammar: isFunction,
 });
 
-function looksLikePath(specifier: string): boolean {
+/** A specifier that names a file or directory (relative, absolute, or ending in .js) rather than a package. */
+export function looksLikePath(specifier: string): boolean {
   return specifier.startsWith(".") || isAbsolute(specifier) || /\.[cm]?js$/.test(specifier);
 }
 

@@ -23,6 +23,7 @@ import { replaceAtomically, writeFileAtomic } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
+import { benchmarkSourceOf } from "../pool-benchmark.js";
 import { checkOutputFile } from "../run-directory.js";
 import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
@@ -233,7 +234,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
     const reportFile = `${out.replace(/\.json$/, "")}.evolution.json`;
     await writeFileAtomic(
       reportFile,
-      `${JSON.stringify({ ...report, ...sourceOf(split, stringOption(args, "data"), tasks), tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, ...sourceOf(split, stringOption(args, "data"), tasks), bench: benchmarkSourceOf(args), tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
     );
     const baseFile = `${out.replace(/\.json$/, "")}.base.jsonl`;
     await replaceAtomically(baseFile, (draft) => appendTrajectories(draft, baseTrajectories));

@@ -4,6 +4,7 @@ import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profil
 import { replaceAtomically } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
+import { poolBenchmarkSelection } from "../pool-benchmark.js";
 import { checkOutputFile } from "../run-directory.js";
 import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
@@ -21,7 +22,8 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
   options: {
     pool: sharedOption("pool", { description: "the pool (required)" }),
     bench: sharedOption("bench", {
-      description: "benchmark: an alias, a package or a path (default: the pool's benchmark)",
+      description:
+        "benchmark: an alias, a package or a path (default: the pool's, as hs evolve loaded it: its evolution report beside the pool records the plugin and its options)",
     }),
     policy: sharedOption("policy", {
       description: "embedded (untrained weights of --seed) or embedded:DIR (required)",
@@ -61,7 +63,10 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
     await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed");
-    const benchmark = await openBenchmark(args, pool.benchmark);
+    const benchmark = await openBenchmark(
+      args,
+      args.benchmark === undefined ? await poolBenchmarkSelection(poolFile, pool.benchmark) : undefined,
+    );
     const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
       io.stderr(`${message}\n`),

@@ -32,6 +32,7 @@ import {
 } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
 import { loadRouterPlugin } from "../plugins.js";
+import { poolBenchmarkSelection } from "../pool-benchmark.js";
 import { routerContext } from "../routers.js";
 import { sharedOption } from "../shared-options.js";
 import { matchProfilesToPool } from "../strict-inputs.js";
@@ -54,12 +55,13 @@ export function taskOfGroup(group: readonly Trajectory[]): ObservedTask {
 /** The pool's benchmark, or none (generic conventions, said on stderr) when it is not installed. */
 async function benchmarkOf(
   args: CommandArguments,
+  poolFile: string,
   poolBenchmark: string,
   io: CommandIo,
 ): Promise<BenchmarkV1 | undefined> {
   if (args.benchmark !== undefined) return openBenchmark(args);
   try {
-    return await openBenchmark(args, poolBenchmark);
+    return await openBenchmark(args, await poolBenchmarkSelection(poolFile, poolBenchmark));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(
@@ -169,7 +171,7 @@ each judge's ranking with reasons, dropped judges, the aggregate ranking and the
         throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
       weights[judge] = Number(value);
     }
-    const benchmark = await benchmarkOf(args, pool.benchmark, io);
+    const benchmark = await benchmarkOf(args, poolFile, pool.benchmark, io);
     const conventions = routerContext(benchmark).conventions;
     const judges: JudgeV1[] = defaultProfileJudges({ conventions });
     const baseURL = stringOption(args, "judge-base-url");
