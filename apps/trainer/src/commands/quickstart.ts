@@ -19,7 +19,7 @@ import {
   stringOption,
   UsageError,
 } from "../command.js";
-import { loadRouterPlugin } from "../plugins.js";
+import { loadRouterPlugin, looksLikePath } from "../plugins.js";
 import { builtInRouterNames, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory } from "../run-directory.js";
 import { type CliJob, runCliJob, runCliJobs } from "../run-jobs.js";
@@ -391,7 +391,8 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     const router = stringOption(args, "router");
     if (router !== undefined) {
       await checkRouter(router);
-      settings.router = router;
+      // a path is made absolute, so the stages (and a resume from another directory) load the same file
+      settings.router = looksLikePath(router) ? resolve(router) : router;
     }
     const unknown = settings.methods.filter(
       (method) => !(samplingMethods as readonly string[]).includes(method),
