@@ -3,7 +3,7 @@
 // resolved episodes, tasks with at least one resolution, mean steps and seconds per episode.
 // Only the train split: the prior is tuned on it, so the held-out splits are never run here.
 //
-//   pnpm build && node bench/swegym-prior-train.mjs [--limit 20] [--rollouts 2] [--seed 0] [--verbose]
+//   pnpm build && node bench/swegym-prior-train.mjs [--limit 20] [--rollouts 2] [--seed 0] [--verbose] [--only REGEX]
 import { parseArgs } from "node:util";
 import { createSweGym } from "../packages/benchmarks-swegym/dist/index.js";
 import { createSweGymGrammar } from "../packages/grammar-swegym/dist/index.js";
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     rollouts: { type: "string", default: "2" },
     seed: { type: "string", default: "0" },
     verbose: { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const rollouts = Number(values.rollouts);
@@ -27,7 +28,9 @@ const benchmark = await createSweGym({ actionGrammar: grammar, gradeTimeLimitMs:
 const harness = benchmark.presets[benchmark.defaultPreset];
 const policy = await createEmbeddedPolicy({ grammar, seed });
 const { tasks } = await benchmark.loadTasks({ split: "train" });
-const chosen = values.limit === undefined ? tasks : tasks.slice(0, Number(values.limit));
+const matching =
+  values.only === undefined ? tasks : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
+const chosen = values.limit === undefined ? matching : matching.slice(0, Number(values.limit));
 const started = Date.now();
 const row = { episodes: 0, resolved: 0, tasksResolved: 0, steps: 0 };
 for (const [taskIndex, task] of chosen.entries()) {

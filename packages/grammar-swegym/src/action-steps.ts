@@ -10,7 +10,9 @@ import {
 } from "./commands.js";
 import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
+import { probeVerdict, promising } from "./probe-verdict.js";
 import { statementRewriteKinds } from "./statement-kinds.js";
+import type { ObservedProbe } from "./read-view.js";
 import { type EditLine, enclosingDefinition, lineNames, type ViewContext } from "./view-context.js";
 
 /** `explore`: list the Python files. */
@@ -139,7 +141,15 @@ function nearTraceback(context: ViewContext, entry: EditLine): boolean {
   );
 }
 
-function lineValues(context: ViewContext, entry: EditLine) {
+/** Whether a probe of the line found a promising rewrite of it. */
+function lineProbeMatched(context: ViewContext, entry: EditLine): boolean {
+  const probe = context.read.probes.get(`${entry.file}:${entry.line}`);
+  if (probe === undefined) return false;
+  return [...probe.rewrites.keys()].some((text) => promising(probeVerdict(context.read, probe, text)));
+}
+
+/** The features of a shown line, as an option of `edit-line` or `probe-line`. */
+export function lineValues(context: ViewContext, entry: EditLine): Record<string, number> {
   const { read } = context;
   const names = lineNames(entry.text);
   const overlap =
@@ -160,6 +170,19 @@ function lineValues(context: ViewContext, entry: EditLine) {
     "line-raise": /^\s*(raise|assert)\b/.test(entry.text) ? 1 : 0,
     "line-in-named-function": inNamedFunction(context, entry) ? 1 : 0,
     "line-traceback-near": nearTraceback(context, entry) ? 1 : 0,
+    "line-probed": read.probes.has(`${entry.file}:${entry.line}`) ? 1 : 0,
+    "line-probe-match": lineProbeMatched(context, entry) ? 1 : 0,
+  };
+}
+
+function probeValues(context: ViewContext, probe: ObservedProbe | undefined, text: string) {
+  const verdict = probe === undefined ? undefined : probeVerdict(context.read, probe, text);
+  if (verdict === undefined) return {};
+  return {
+    "rewrite-probe-match": verdict.matched ? 1 : 0,
+    "rewrite-probe-fixed-error": verdict.fixedError ? 1 : 0,
+    "rewrite-probe-broke": verdict.broke ? 1 : 0,
+    "rewrite-probe-same": verdict.same ? 1 : 0,
   };
 }
 
@@ -183,6 +206,7 @@ export function editStep(walk: DecisionWalk, context: ViewContext): GrammarStep 
     );
   if (rewriteLabel === null) {
     const statementKinds = statementRewriteKinds(context.read.statement);
+    const probe = context.read.probes.get(`${entry.file}:${entry.line}`);
     return ask(
       "rewrite",
       entry.rewrites.map((rewrite, index) =>
@@ -197,6 +221,7 @@ export function editStep(walk: DecisionWalk, context: ViewContext): GrammarStep 
             )
               ? 1
               : 0,
+            ...probeValues(context, probe, rewrite.text),
           },
           context,
         ),

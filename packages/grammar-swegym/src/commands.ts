@@ -85,3 +85,86 @@ export function reproduceCommand(packages: readonly string[], expression: string
   ].join("\n");
   return `python3 - <<'HS_RUN'\n${script}\nHS_RUN`;
 }
+
+/** Seconds one expression may run in a probe before it counts as raising `TimeoutError`. */
+export const probeTimeLimitSeconds = 1;
+
+/** Characters of a probe result kept. */
+const probeResultChars = 100;
+
+/**
+ * Tries each candidate text of line `line` of `file` against expressions the issue writes, in one
+ * Python process: for the original and each rewrite it writes the line, imports the packages afresh
+ * and prints each expression's repr (`[i] => ...`) or what it raised (`[i] raised Error: ...`), each
+ * cut after 1 s; a rewrite giving the original's results prints `= the original's results`. The file
+ * is restored in every case, so the repository is as before.
+ */
+export function probeCommand(
+  packages: readonly string[],
+  expressions: readonly string[],
+  file: string,
+  line: number,
+  original: string,
+  rewrites: readonly string[],
+): string {
+  const script = [
+    "import importlib, pathlib, pkgutil, signal, sys",
+    "sys.dont_write_bytecode = True",
+    `packages, expressions = ${JSON.stringify(packages)}, ${JSON.stringify(expressions)}`,
+    `path, number, old = pathlib.Path(${pythonString(file)}), ${line}, ${pythonString(original)}`,
+    `rewrites = ${JSON.stringify(rewrites)}`,
+    "text = path.read_text()",
+    'lines = text.split("\\n")',
+    "if number > len(lines) or lines[number - 1] != old:",
+    '    sys.exit(f"not probed: line {number} of {path} no longer reads {old!r}")',
+    "def alarm(*_):",
+    `    raise TimeoutError("the expression ran past ${probeTimeLimitSeconds} s")`,
+    "signal.signal(signal.SIGALRM, alarm)",
+    "def load():",
+    "    for name in [name for name in sys.modules if name.split('.')[0] in packages]:",
+    "        del sys.modules[name]",
+    "    importlib.invalidate_caches()",
+    "    scope = {}",
+    "    for package_name in packages:",
+    "        package = importlib.import_module(package_name)",
+    "        modules = [package] + [importlib.import_module(package.__name__ + '.' + info.name) for info in pkgutil.iter_modules(getattr(package, '__path__', []))]",
+    "        for module in modules:",
+    "            scope.update({key: value for key, value in vars(module).items() if not key.startswith('_')})",
+    "    return scope",
+    "def outcome(expression, scope):",
+    `    signal.setitimer(signal.ITIMER_REAL, ${probeTimeLimitSeconds})`,
+    "    try:",
+    `        return "=> " + repr(eval(expression, scope))[:${probeResultChars}]`,
+    "    except BaseException as error:",
+    `        return f"raised {type(error).__name__}: {error}"[:${probeResultChars}]`,
+    "    finally:",
+    "        signal.setitimer(signal.ITIMER_REAL, 0)",
+    "def results():",
+    "    try:",
+    "        scope = load()",
+    "    except BaseException as error:",
+    `        return [f"raised {type(error).__name__}: {error}"[:${probeResultChars}]] * len(expressions)`,
+    "    return [outcome(expression, scope) for expression in expressions]",
+    'print(f"probed {path}:{number} with {len(rewrites)} rewrites")',
+    "for index, expression in enumerate(expressions):",
+    '    print(f"[{index}] {expression}")',
+    "try:",
+    "    base = results()",
+    '    print(f"original: {old.strip()}")',
+    "    for index, result in enumerate(base):",
+    '        print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
+    "    for new in rewrites:",
+    "        lines[number - 1] = new",
+    '        path.write_text("\\n".join(lines))',
+    "        found = results()",
+    '        print(f"rewrite: {new.strip()}")',
+    "        if found == base:",
+    `            print("  = the original's results")`,
+    "            continue",
+    "        for index, result in enumerate(found):",
+    '            print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
+    "finally:",
+    "    path.write_text(text)",
+  ].join("\n");
+  return `python3 - <<'HS_PROBE'\n${script}\nHS_PROBE`;
+}

@@ -7,6 +7,7 @@ export const actionKinds = [
   "search",
   "show",
   "reproduce",
+  "probe",
   "test",
   "edit",
   "revert",
@@ -60,11 +61,17 @@ export const featureNames = [
   "line-just-shown",
   "line-in-named-function",
   "line-traceback-near",
+  "line-probed",
+  "line-probe-match",
   // rewrites (one-hot by operator kind)
   ...rewriteKinds.map((kind) => `rewrite-${kind}` as const),
   "rewrite-tried",
   "rewrite-statement-number",
   "rewrite-statement-kind",
+  "rewrite-probe-match",
+  "rewrite-probe-fixed-error",
+  "rewrite-probe-broke",
+  "rewrite-probe-same",
   // test targets
   "test-all",
   "test-file",
@@ -135,6 +142,12 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "rewrite-statement-number": 1,
   "rewrite-tried": -4,
   "rewrite-statement-kind": 2,
+  "line-probed": -4,
+  "line-probe-match": 9,
+  "rewrite-probe-match": 5,
+  "rewrite-probe-fixed-error": 3,
+  "rewrite-probe-broke": -4,
+  "rewrite-probe-same": -2,
   "test-all": 1.5,
   "test-failing": 0.2,
 };
@@ -162,6 +175,8 @@ export const grammarTuning = {
   submitPressureSteps: 11,
   /** Edits undone after failing tests, after which the prior submits instead of trying another. */
   maxFailedEdits: 3,
+  /** Lines probed per episode, at most; then the prior stops probing. */
+  maxProbes: 6,
   /** Steps over which `steps-taken` rises to 1. */
   stepsCap: 20,
 } as const;

@@ -1,6 +1,8 @@
 import type { DecisionOption, GrammarStep } from "@hs/harness";
 import { ask, option } from "./decision-options.js";
 import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
+import { probeAvailable, probeFit, probeFoundFix, probesSpent } from "./probe-step.js";
+import { probeVerdict, promising } from "./probe-verdict.js";
 import { showTargets } from "./show-step.js";
 import type { ViewContext } from "./view-context.js";
 
@@ -14,6 +16,8 @@ export function kindAvailable(kind: ActionKind, context: ViewContext): boolean {
       return showTargets(context).length > 0;
     case "reproduce":
       return read.terms.expressions.length > 0 && context.packages.length > 0;
+    case "probe":
+      return probeAvailable(context);
     case "edit":
       return context.pendingEdit === null && context.editLines().length > 0;
     case "revert":
@@ -42,8 +46,19 @@ function revertedEdits(context: ViewContext): number {
   return context.read.edits.filter((edit) => edit.applied && edit.reverted).length;
 }
 
+/** Whether the latest live edit is a rewrite a probe found promising (its check is the probe). */
+export function probedEdit(context: ViewContext): boolean {
+  const edit = context.liveEdits.at(-1);
+  if (edit === undefined) return false;
+  const probe = context.read.probes.get(`${edit.file}:${edit.line}`);
+  return probe !== undefined && promising(probeVerdict(context.read, probe, edit.replacement));
+}
+
 function editFit(context: ViewContext): number {
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits) return 0;
+  if (probeFoundFix(context) && context.liveEdits.length === 0) return 4;
+  // while probing can still find a fix, a blind edit waits
+  if (probeAvailable(context)) return 0;
   const lastTestFailed = context.lastTest?.passed === false && context.testedAfterEdit;
   if (lastTestFailed) return -2;
   return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
@@ -53,6 +68,8 @@ function submitFit(context: ViewContext): number {
   const steps = context.read.steps.length;
   const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
+  if (probedEdit(context)) return 4 + pressure;
+  if (probesSpent(context) && context.liveEdits.length === 0) return 3 + pressure;
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
     return 3 + pressure;
   return -2 + pressure;
@@ -70,11 +87,13 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
       return showFit(context);
     case "reproduce":
       return read.reproduced.size === 0 && read.explored ? 0.3 : -1;
+    case "probe":
+      return probeFit(context);
     case "edit":
       return editFit(context);
     case "test":
       // every edit is tested (an untested one may loop forever under the grader)
-      if (context.pendingEdit !== null) return 2.5;
+      if (context.pendingEdit !== null) return probedEdit(context) ? -1 : 2.5;
       return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
     case "revert":
       return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;

@@ -104,6 +104,31 @@ function readEdit(read: ReadView, command: string, output: string, step: number)
   });
 }
 
+function readProbe(read: ReadView, command: string, output: string, step: number): void {
+  const target = /path, number, old = pathlib\.Path\(("(?:\\.|[^"\\])*")\), (\d+),/.exec(command);
+  if (target === null || !output.includes("probed ")) return;
+  const probe = {
+    file: JSON.parse(target[1] as string) as string,
+    line: Number(target[2]),
+    step,
+    original: [] as string[],
+    rewrites: new Map<string, string[]>(),
+  };
+  let current: string[] | null = null;
+  for (const row of output.split("\n")) {
+    if (row.startsWith("original: ")) current = probe.original;
+    else if (row.startsWith("rewrite: ")) {
+      current = [];
+      probe.rewrites.set(row.slice("rewrite: ".length).trim(), current);
+    } else if (row === "  = the original's results" && current !== null) current.push(...probe.original);
+    else if (current !== null) {
+      const result = /^ {2}\[\d+\] (.*)$/.exec(row);
+      if (result !== null) current.push(result[1] as string);
+    }
+  }
+  if (probe.original.length > 0) read.probes.set(`${probe.file}:${probe.line}`, probe);
+}
+
 function readRevert(read: ReadView, file: string, step: number): void {
   const lines = read.shown.get(file);
   for (const edit of [...read.edits].reverse()) {
@@ -122,6 +147,7 @@ export function readStep(read: ReadView, step: ObservedStep, index: number): voi
   const search = /^grep -rnF .* -e '((?:[^']|'\\'')*)' \./.exec(command);
   if (search !== null) read.searched.add((search[1] as string).replace(/'\\''/g, "'"));
   if (command.includes("<<'HS_EDIT'")) readEdit(read, command, output, index);
+  if (command.includes("<<'HS_PROBE'")) readProbe(read, command, output, index);
   const reproduce = /print\(repr\(([\s\S]*)\)\)\nHS_RUN$/.exec(command);
   if (reproduce !== null) read.reproduced.add(reproduce[1] as string);
   const revert = /^git checkout -- '((?:[^']|'\\'')*)'/.exec(command);

@@ -50,6 +50,20 @@ export interface ObservedTestRun {
   failedIds: string[];
 }
 
+/** What a probe of one line printed: each expression's result for the original and for each rewrite. */
+export interface ObservedProbe {
+  /** Repository-relative path. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** Index of the step. */
+  step: number;
+  /** Results of the original line (`=> repr` or `raised Error: message`), one per expression. */
+  original: string[];
+  /** Results by the rewritten line's stripped text. */
+  rewrites: Map<string, string[]>;
+}
+
 /** One earlier step: the command sent and the text that came back. */
 export interface ObservedStep {
   /** The bash command (or an editor call written as `editor view PATH`), null for an unreadable reply. */
@@ -90,6 +104,8 @@ export interface ReadView {
   tests: ObservedTestRun[];
   /** Expressions evaluated. */
   reproduced: Set<string>;
+  /** Lines probed with their rewrites, by `file:line`. */
+  probes: Map<string, ObservedProbe>;
   /** Whether the file listing has been run. */
   explored: boolean;
   /** Whether the last user message is the format-error re-prompt. */
@@ -199,6 +215,7 @@ function readViewUncached(view: PolicyView): ReadView {
     edits: [],
     tests: [],
     reproduced: new Set(),
+    probes: new Map(),
     explored: false,
     formatError: last?.role === "user" && /EXACTLY ONE action/.test(last.content),
   };

@@ -12,6 +12,12 @@ export interface StatementTerms {
   numbers: string[];
   /** Lower-cased words of the statement, for overlap features. */
   words: Set<string>;
+  /**
+   * Values the statement writes (code spans that are not calls, quoted strings, signed numbers), each
+   * normalized by `normalizedValue`: what a reproduction's output may equal (the wrong value the
+   * statement reports, or the one it expects).
+   */
+  values: Set<string>;
 }
 
 const maxIdentifiers = 12;
@@ -60,6 +66,40 @@ function expressionOf(span: string): string | null {
   return text;
 }
 
+/**
+ * A value as text for comparison: quotes of a lone string dropped, whitespace squeezed, numbers in a
+ * canonical form (`100` and `100.0` are one value).
+ */
+export function normalizedValue(text: string): string {
+  let value = text.trim().replace(/\s+/g, " ");
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  if (quoted !== null && !(quoted[2] as string).includes(quoted[1] as string)) value = quoted[2] as string;
+  if (/^[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/.test(value)) return String(Number(value));
+  return value;
+}
+
+/** Values of the statement a reproduction's output may be compared with. */
+function statementValues(statement: string, spans: readonly string[]): Set<string> {
+  const values = new Set<string>();
+  for (const span of spans) if (expressionOf(span) === null) values.add(normalizedValue(span));
+  const prose = statement.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]+`/g, " ");
+  for (const match of prose.matchAll(/"([^"\n]{1,40})"|(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g))
+    values.add(normalizedValue(match[1] ?? match[0]));
+  values.delete("");
+  return values;
+}
+
+/** Calls written in the prose (`human_bytes(1024) says ...`), with at least one argument. */
+function proseExpressions(statement: string): string[] {
+  const prose = statement.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]+`/g, " ");
+  const found: string[] = [];
+  for (const match of prose.matchAll(/(?<![\w.])[a-z_][\w.]*\([^()\n]+\)/g)) {
+    const expression = expressionOf(match[0]);
+    if (expression !== null) found.push(expression);
+  }
+  return found;
+}
+
 function isSearchable(name: string): boolean {
   return name.length >= 3 && !pythonKeywords.has(name) && !proseStopWords.has(name.toLowerCase());
 }
@@ -83,6 +123,7 @@ export function statementTerms(statement: string): StatementTerms {
     expressions: [],
     numbers: [],
     words: new Set(),
+    values: new Set(),
   };
   const spans = codeSpans(statement);
   for (const span of spans) {
@@ -90,6 +131,9 @@ export function statementTerms(statement: string): StatementTerms {
     if (expression !== null && !terms.expressions.includes(expression)) terms.expressions.push(expression);
     addIdentifiers(terms, span.replace(/(["'])(?:\\.|(?!\1).)*\1/g, " "));
   }
+  for (const expression of proseExpressions(statement))
+    if (!terms.expressions.includes(expression)) terms.expressions.push(expression);
+  terms.values = statementValues(statement, spans);
   const prose = statement.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]+`/g, " ");
   for (const match of prose.matchAll(/\b([a-z]+_[a-z0-9_]+|[A-Za-z_]\w*(?=\(\)))/g))
     addIdentifiers(terms, match[0]);

@@ -8,6 +8,7 @@ import {
 import {
   editStep,
   exploreStep,
+  lineValues,
   reproduceStep,
   revertStep,
   searchStep,
@@ -16,6 +17,7 @@ import {
 } from "./action-steps.js";
 import { type ActionKind, featureNames, priorVector } from "./features.js";
 import { kindStep } from "./kind-step.js";
+import { probeStep } from "./probe-step.js";
 import { showStep } from "./show-step.js";
 import { type ViewContext, viewContext } from "./view-context.js";
 
@@ -24,6 +26,7 @@ const steps: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => Gr
   search: searchStep,
   show: showStep,
   reproduce: reproduceStep,
+  probe: (walk, context) => probeStep(walk, context, lineValues),
   test: testStep,
   edit: editStep,
   revert: revertStep,

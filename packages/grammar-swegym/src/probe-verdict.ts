@@ -1,0 +1,73 @@
+import type { ObservedProbe, ReadView } from "./read-view.js";
+import { normalizedValue } from "./statement-terms.js";
+
+/** What a probe shows of one rewrite, against the original line's results. */
+export interface ProbeVerdict {
+  /** Some expression now gives a value the statement writes that the original did not give. */
+  matched: boolean;
+  /** Some expression raised with the original line and gives a value with the rewrite. */
+  fixedError: boolean;
+  /** Some expression gave a value with the original line and raises with the rewrite. */
+  broke: boolean;
+  /** Every expression gives what it gave with the original line. */
+  same: boolean;
+}
+
+const raisedPrefix = "raised ";
+const valuePrefix = "=> ";
+
+function raised(result: string): boolean {
+  return result.startsWith(raisedPrefix);
+}
+
+function errorName(result: string): string | undefined {
+  return raised(result) ? /^raised (\w+)/.exec(result)?.[1] : undefined;
+}
+
+function valueOf(result: string): string {
+  return normalizedValue(result.startsWith(valuePrefix) ? result.slice(valuePrefix.length) : result);
+}
+
+/** Statement values long enough to be looked for inside an output (`['c', '']`, `@@ -2,0 +3 @@`). */
+function containedValues(read: ReadView): string[] {
+  return [...read.terms.values].filter((value) => value.length >= 5);
+}
+
+/** Whether `result` shows something of the statement that `before` did not. */
+function showsStatementValue(read: ReadView, result: string, before: string): boolean {
+  const name = errorName(result);
+  if (name !== undefined)
+    return name !== errorName(before) && (read.terms.values.has(name) || read.terms.identifiers.includes(name));
+  const value = valueOf(result);
+  if (raised(before) ? false : value === valueOf(before)) return false;
+  if (read.terms.values.has(value)) return true;
+  const previous = raised(before) ? "" : valueOf(before);
+  return containedValues(read).some((entry) => value.includes(entry) && !previous.includes(entry));
+}
+
+/** The verdict of one rewrite (its stripped text) of a probed line; undefined when it was not probed. */
+export function probeVerdict(read: ReadView, probe: ObservedProbe, text: string): ProbeVerdict | undefined {
+  const found = probe.rewrites.get(text.trim());
+  if (found === undefined) return undefined;
+  const pairs = probe.original.map((before, index) => [before, found[index] ?? before] as const);
+  return {
+    matched: pairs.some(([before, after]) => showsStatementValue(read, after, before)),
+    fixedError: pairs.some(([before, after]) => raised(before) && !raised(after)),
+    broke: pairs.some(([before, after]) => !raised(before) && raised(after)),
+    same: pairs.every(([before, after]) => before === after),
+  };
+}
+
+/** Whether a verdict is worth an edit: it shows a statement value or cures an error, and breaks nothing. */
+export function promising(verdict: ProbeVerdict | undefined): boolean {
+  return verdict !== undefined && (verdict.matched || verdict.fixedError) && !verdict.broke;
+}
+
+/** The promising rewrites a probe found, as `[probe, stripped text]`. */
+export function promisingRewrites(read: ReadView): [ObservedProbe, string][] {
+  const found: [ObservedProbe, string][] = [];
+  for (const probe of read.probes.values())
+    for (const text of probe.rewrites.keys())
+      if (promising(probeVerdict(read, probe, text))) found.push([probe, text]);
+  return found;
+}
