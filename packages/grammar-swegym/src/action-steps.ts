@@ -11,8 +11,8 @@ import {
 import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
-import { statementRewriteKinds } from "./statement-kinds.js";
 import type { ObservedProbe } from "./read-view.js";
+import { statementRewriteKinds } from "./statement-kinds.js";
 import { type EditLine, enclosingDefinition, lineNames, type ViewContext } from "./view-context.js";
 
 /** `explore`: list the Python files. */
@@ -172,6 +172,11 @@ export function lineValues(context: ViewContext, entry: EditLine): Record<string
     "line-traceback-near": nearTraceback(context, entry) ? 1 : 0,
     "line-probed": read.probes.has(`${entry.file}:${entry.line}`) ? 1 : 0,
     "line-probe-match": lineProbeMatched(context, entry) ? 1 : 0,
+    "line-statement-kind": entry.rewrites.some((rewrite) =>
+      statementRewriteKinds(read.statement).has(rewrite.kind),
+    )
+      ? 1
+      : 0,
   };
 }
 

@@ -92,31 +92,36 @@ export const probeTimeLimitSeconds = 1;
 /** Characters of a probe result kept. */
 const probeResultChars = 100;
 
+/** One line a probe tries: its number, its text as shown, its candidate rewrites. */
+export interface ProbeTarget {
+  /** 1-based line. */
+  line: number;
+  /** The line as shown. */
+  original: string;
+  /** Candidate texts of the line. */
+  rewrites: readonly string[];
+}
+
 /**
- * Tries each candidate text of line `line` of `file` against expressions the issue writes, in one
- * Python process: for the original and each rewrite it writes the line, imports the packages afresh
- * and prints each expression's repr (`[i] => ...`) or what it raised (`[i] raised Error: ...`), each
- * cut after 1 s; a rewrite giving the original's results prints `= the original's results`. The file
- * is restored in every case, so the repository is as before.
+ * Tries each candidate text of some lines of `file` against expressions the issue writes, in one
+ * Python process: for the original file and for each rewrite (one line changed at a time) it imports
+ * the packages afresh and prints each expression's repr (`[i] => ...`) or what it raised (`[i] raised
+ * Error: ...`), each cut after 1 s; a rewrite giving the original's results prints `= the original's
+ * results`. The file is restored in every case, so the repository is as before.
  */
 export function probeCommand(
   packages: readonly string[],
   expressions: readonly string[],
   file: string,
-  line: number,
-  original: string,
-  rewrites: readonly string[],
+  targets: readonly ProbeTarget[],
 ): string {
   const script = [
     "import importlib, pathlib, pkgutil, signal, sys",
     "sys.dont_write_bytecode = True",
     `packages, expressions = ${JSON.stringify(packages)}, ${JSON.stringify(expressions)}`,
-    `path, number, old = pathlib.Path(${pythonString(file)}), ${line}, ${pythonString(original)}`,
-    `rewrites = ${JSON.stringify(rewrites)}`,
+    `path = pathlib.Path(${pythonString(file)})`,
+    `targets = ${JSON.stringify(targets.map((target) => [target.line, target.original, target.rewrites]))}`,
     "text = path.read_text()",
-    'lines = text.split("\\n")',
-    "if number > len(lines) or lines[number - 1] != old:",
-    '    sys.exit(f"not probed: line {number} of {path} no longer reads {old!r}")',
     "def alarm(*_):",
     `    raise TimeoutError("the expression ran past ${probeTimeLimitSeconds} s")`,
     "signal.signal(signal.SIGALRM, alarm)",
@@ -145,24 +150,31 @@ export function probeCommand(
     "    except BaseException as error:",
     `        return [f"raised {type(error).__name__}: {error}"[:${probeResultChars}]] * len(expressions)`,
     "    return [outcome(expression, scope) for expression in expressions]",
-    'print(f"probed {path}:{number} with {len(rewrites)} rewrites")',
+    "def show(found):",
+    "    for index, result in enumerate(found):",
+    '        print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
     "for index, expression in enumerate(expressions):",
     '    print(f"[{index}] {expression}")',
     "try:",
     "    base = results()",
-    '    print(f"original: {old.strip()}")',
-    "    for index, result in enumerate(base):",
-    '        print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
-    "    for new in rewrites:",
-    "        lines[number - 1] = new",
-    '        path.write_text("\\n".join(lines))',
-    "        found = results()",
-    '        print(f"rewrite: {new.strip()}")',
-    "        if found == base:",
-    `            print("  = the original's results")`,
+    "    for number, old, rewrites in targets:",
+    '        lines = text.split("\\n")',
+    "        if number > len(lines) or lines[number - 1] != old:",
+    '            print(f"not probed: line {number} of {path} no longer reads {old!r}")',
     "            continue",
-    "        for index, result in enumerate(found):",
-    '            print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
+    '        print(f"probed {path}:{number} with {len(rewrites)} rewrites")',
+    '        print(f"original: {old.strip()}")',
+    "        show(base)",
+    "        for new in rewrites:",
+    "            lines[number - 1] = new",
+    '            path.write_text("\\n".join(lines))',
+    "            found = results()",
+    '            print(f"rewrite: {new.strip()}")',
+    "            if found == base:",
+    `                print("  = the original's results")`,
+    "            else:",
+    "                show(found)",
+    "        path.write_text(text)",
     "finally:",
     "    path.write_text(text)",
   ].join("\n");

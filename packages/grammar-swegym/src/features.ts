@@ -63,6 +63,7 @@ export const featureNames = [
   "line-traceback-near",
   "line-probed",
   "line-probe-match",
+  "line-statement-kind",
   // rewrites (one-hot by operator kind)
   ...rewriteKinds.map((kind) => `rewrite-${kind}` as const),
   "rewrite-tried",
@@ -117,7 +118,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "file-shown": -0.5,
   "region-traceback": 1.5,
   "region-search": 1,
-  "region-shown": -2,
+  "region-shown": -5,
   "region-definition": 1,
   "region-innermost": 1.5,
   "region-named-definition": 2,
@@ -129,7 +130,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "line-edited": -1.5,
   "line-control": 0.5,
   "line-raise": -1.5,
-  "line-just-shown": 1,
+  "line-just-shown": 3,
   "line-in-named-function": 2,
   "line-traceback-near": 1,
   "rewrite-comparison": 0.6,
@@ -144,6 +145,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "rewrite-statement-kind": 2,
   "line-probed": -4,
   "line-probe-match": 9,
+  "line-statement-kind": 1,
   "rewrite-probe-match": 5,
   "rewrite-probe-fixed-error": 3,
   "rewrite-probe-broke": -4,
@@ -175,8 +177,12 @@ export const grammarTuning = {
   submitPressureSteps: 11,
   /** Edits undone after failing tests, after which the prior submits instead of trying another. */
   maxFailedEdits: 3,
-  /** Lines probed per episode, at most; then the prior stops probing. */
-  maxProbes: 6,
+  /** Lines probed per episode, at most (a probe command tries up to five); then the prior stops probing. */
+  maxProbes: 40,
+  /** Lines either side of the chosen one that a probe also tries (those not probed yet). */
+  probeWindow: 2,
+  /** Probe commands after one shown region, after which the prior shows another region first. */
+  probesPerRegion: 2,
   /** Steps over which `steps-taken` rises to 1. */
   stepsCap: 20,
 } as const;

@@ -1,7 +1,7 @@
 import type { DecisionOption, GrammarStep } from "@hs/harness";
 import { ask, option } from "./decision-options.js";
 import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
-import { probeAvailable, probeFit, probeFoundFix, probesSpent } from "./probe-step.js";
+import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
 import { showTargets } from "./show-step.js";
 import type { ViewContext } from "./view-context.js";
@@ -38,6 +38,7 @@ function searchFit(context: ViewContext): number {
 function showFit(context: ViewContext): number {
   const fresh = showTargets(context).some((target) => target.fresh);
   if (context.read.shownRanges.size === 0) return fresh ? 1.8 : 0.6;
+  if (probeAvailable(context) && probesSinceShow(context) >= grammarTuning.probesPerRegion) return 1.5;
   return fresh ? 0.3 : -0.5;
 }
 

@@ -42,10 +42,23 @@ export function probesSpent(context: ViewContext): boolean {
   );
 }
 
-/** The grammar's fit of `probe`: before any edit, once lines are shown, until a probe finds a fix. */
+/** Probe commands run since the latest step that showed lines (`nl -ba`). */
+export function probesSinceShow(context: ViewContext): number {
+  const { read } = context;
+  const shows = read.steps.flatMap((step, index) => (/^nl -ba /.test(step.command ?? "") ? [index] : []));
+  const latest = Math.max(-1, ...shows);
+  return new Set([...read.probes.values()].filter((probe) => probe.step > latest).map((probe) => probe.step))
+    .size;
+}
+
+/**
+ * The grammar's fit of `probe`: before any edit, once lines are shown, until a probe finds a fix; after
+ * `probesPerRegion` probes of one region, looking elsewhere comes first.
+ */
 export function probeFit(context: ViewContext): number {
   if (probeFoundFix(context)) return -3;
-  return context.read.shownRanges.size > 0 ? 2.2 : -1;
+  if (context.read.shownRanges.size === 0) return -1;
+  return probesSinceShow(context) >= grammarTuning.probesPerRegion ? -0.5 : 2.2;
 }
 
 /** `probe`: which shown line to try every rewrite of against the statement's expressions. */
@@ -63,18 +76,24 @@ export function probeStep(
     );
   }
   const label = labelValue(chosen);
-  const entry = lines.find((candidate) => `${candidate.file}:${candidate.line}` === label) ?? lines[0];
-  const target = entry as EditLine;
+  const target = (lines.find((candidate) => `${candidate.file}:${candidate.line}` === label) ??
+    lines[0]) as EditLine;
+  // the chosen line and the unprobed lines near it of the same file, in one run
+  const window = lines.filter(
+    (entry) => entry.file === target.file && Math.abs(entry.line - target.line) <= grammarTuning.probeWindow,
+  );
   return bashAction(
     context.read,
-    `Let me try every candidate change of line ${target.line} of ${target.file} against the calls the issue shows.`,
+    `Let me try the candidate changes of lines near ${target.line} of ${target.file} against the calls the issue shows.`,
     probeCommand(
       context.packages,
       context.read.terms.expressions,
       target.file,
-      target.line,
-      target.text,
-      target.rewrites.map((rewrite) => rewrite.text),
+      window.map((entry) => ({
+        line: entry.line,
+        original: entry.text,
+        rewrites: entry.rewrites.map((rewrite) => rewrite.text),
+      })),
     ),
   );
 }

@@ -37,7 +37,9 @@ function containedValues(read: ReadView): string[] {
 function showsStatementValue(read: ReadView, result: string, before: string): boolean {
   const name = errorName(result);
   if (name !== undefined)
-    return name !== errorName(before) && (read.terms.values.has(name) || read.terms.identifiers.includes(name));
+    return (
+      name !== errorName(before) && (read.terms.values.has(name) || read.terms.identifiers.includes(name))
+    );
   const value = valueOf(result);
   if (raised(before) ? false : value === valueOf(before)) return false;
   if (read.terms.values.has(value)) return true;

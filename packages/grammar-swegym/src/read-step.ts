@@ -1,5 +1,5 @@
 import { testTimeoutMarker } from "./commands.js";
-import type { ObservedStep, ReadView } from "./read-view.js";
+import type { ObservedProbe, ObservedStep, ReadView } from "./read-view.js";
 
 const numberedLine = /^\s*(\d+)\t(.*)$/;
 const grepLine = /^(?:\.\/)?([^\s:]+\.py):(\d+):(.*)$/;
@@ -104,19 +104,26 @@ function readEdit(read: ReadView, command: string, output: string, step: number)
   });
 }
 
-function readProbe(read: ReadView, command: string, output: string, step: number): void {
-  const target = /path, number, old = pathlib\.Path\(("(?:\\.|[^"\\])*")\), (\d+),/.exec(command);
-  if (target === null || !output.includes("probed ")) return;
-  const probe = {
-    file: JSON.parse(target[1] as string) as string,
-    line: Number(target[2]),
-    step,
-    original: [] as string[],
-    rewrites: new Map<string, string[]>(),
-  };
+function readProbe(read: ReadView, output: string, step: number): void {
+  let probe: ObservedProbe | null = null;
   let current: string[] | null = null;
+  const finish = () => {
+    if (probe !== null && probe.original.length > 0) read.probes.set(`${probe.file}:${probe.line}`, probe);
+  };
   for (const row of output.split("\n")) {
-    if (row.startsWith("original: ")) current = probe.original;
+    const header = /^probed (.+):(\d+) with \d+ rewrites$/.exec(row);
+    if (header !== null) {
+      finish();
+      probe = {
+        file: normalizePath(header[1] as string),
+        line: Number(header[2]),
+        step,
+        original: [],
+        rewrites: new Map(),
+      };
+      current = null;
+    } else if (probe === null) continue;
+    else if (row.startsWith("original: ")) current = probe.original;
     else if (row.startsWith("rewrite: ")) {
       current = [];
       probe.rewrites.set(row.slice("rewrite: ".length).trim(), current);
@@ -126,7 +133,7 @@ function readProbe(read: ReadView, command: string, output: string, step: number
       if (result !== null) current.push(result[1] as string);
     }
   }
-  if (probe.original.length > 0) read.probes.set(`${probe.file}:${probe.line}`, probe);
+  finish();
 }
 
 function readRevert(read: ReadView, file: string, step: number): void {
@@ -147,7 +154,7 @@ export function readStep(read: ReadView, step: ObservedStep, index: number): voi
   const search = /^grep -rnF .* -e '((?:[^']|'\\'')*)' \./.exec(command);
   if (search !== null) read.searched.add((search[1] as string).replace(/'\\''/g, "'"));
   if (command.includes("<<'HS_EDIT'")) readEdit(read, command, output, index);
-  if (command.includes("<<'HS_PROBE'")) readProbe(read, command, output, index);
+  if (command.includes("<<'HS_PROBE'")) readProbe(read, output, index);
   const reproduce = /print\(repr\(([\s\S]*)\)\)\nHS_RUN$/.exec(command);
   if (reproduce !== null) read.reproduced.add(reproduce[1] as string);
   const revert = /^git checkout -- '((?:[^']|'\\'')*)'/.exec(command);

@@ -6,7 +6,7 @@ import { definedName, type ViewContext } from "./view-context.js";
 
 /** A region the `show` action may print. */
 export interface ShowTarget {
-  /** Option label (`at:FILE:LINE`, `top:FILE`, `next:FILE:FIRST`). */
+  /** Option label (`at:FILE:LINE`, `top:FILE`, `next:FILE:FIRST`, `previous:FILE:LAST`). */
   label: string;
   /** Repository-relative path. */
   file: string;
@@ -107,7 +107,18 @@ export function showTargets(context: ViewContext): ShowTarget[] {
     const top = { file, first: 1, last: grammarTuning.topLines, values: fileValues(context, file) };
     if (ranges === undefined)
       push({ ...top, label: `top:${file}`, fresh: false, values: { ...top.values, "region-top": 1 } });
-    else
+    else {
+      const start = Math.min(...ranges.map(([first]) => first));
+      // the page above the first shown line (a function's callers and helpers are often above it)
+      if (start > 1)
+        push({
+          ...top,
+          label: `previous:${file}:${start - 1}`,
+          first: Math.max(1, start - grammarTuning.topLines),
+          last: start - 1,
+          fresh: false,
+          values: { ...top.values, "region-next": 1 },
+        });
       push({
         ...top,
         label: `next:${file}:${end + 1}`,
@@ -116,6 +127,7 @@ export function showTargets(context: ViewContext): ShowTarget[] {
         fresh: false,
         values: { ...top.values, "region-next": 1 },
       });
+    }
   }
   targetCache.set(context, targets);
   return targets;

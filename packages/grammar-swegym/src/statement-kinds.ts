@@ -28,9 +28,15 @@ const kindWords: readonly [RewriteKind, RegExp][] = [
   ["condition", /\b(empty|missing|dropped|ignored|skipped|also|DEFAULT|fallback)\b/i],
 ];
 
-/** The rewrite kinds the statement's wording points at. */
+const cache = new Map<string, Set<RewriteKind>>();
+
+/** The rewrite kinds the statement's wording points at (kept per statement text). */
 export function statementRewriteKinds(statement: string): Set<RewriteKind> {
+  const cached = cache.get(statement);
+  if (cached !== undefined) return cached;
   const kinds = new Set<RewriteKind>();
   for (const [kind, pattern] of kindWords) if (pattern.test(statement)) kinds.add(kind);
+  if (cache.size > 256) cache.clear();
+  cache.set(statement, kinds);
   return kinds;
 }
