@@ -61,12 +61,13 @@ describe("grammarPlugin", () => {
 });
 
 describe("decisions from captured views", () => {
-  it("starts by listing the files, then searches the issue's names, then looks at the definition", () => {
+  it("starts by listing the files, then searches the issue's names, then looks at the definition, then probes it", () => {
     const view = fixtureView("durations-4-text");
     expect(priorWalk(viewAfter(view, 0)).labels).toEqual(["kind:explore"]);
     expect(priorWalk(viewAfter(view, 1)).labels).toEqual(["kind:search", "term:parse"]);
     expect(priorWalk(viewAfter(view, 2)).labels).toEqual(["kind:show", "at:durations/parse.py:16"]);
-    expect(priorWalk(viewAfter(view, 3)).labels[0]).toBe("kind:edit");
+    // the statement writes a call (`parse("2H")`): the shown lines are probed against it before any edit
+    expect(priorWalk(viewAfter(view, 3)).labels[0]).toBe("kind:probe");
   });
 
   it("runs the tests after an edit and submits once they pass", () => {
