@@ -47,9 +47,19 @@ function showsStatementValue(read: ReadView, result: string, before: string): bo
   return containedValues(read).some((entry) => value.includes(entry) && !previous.includes(entry));
 }
 
+const verdicts = new WeakMap<ObservedProbe, Map<string, ProbeVerdict | undefined>>();
+
 /** The verdict of one rewrite (its stripped text) of a probed line; undefined when it was not probed. */
 export function probeVerdict(read: ReadView, probe: ObservedProbe, text: string): ProbeVerdict | undefined {
-  const found = probe.rewrites.get(text.trim());
+  const known = verdicts.get(probe) ?? new Map<string, ProbeVerdict | undefined>();
+  verdicts.set(probe, known);
+  const key = text.trim();
+  if (!known.has(key)) known.set(key, computeVerdict(read, probe, key));
+  return known.get(key);
+}
+
+function computeVerdict(read: ReadView, probe: ObservedProbe, text: string): ProbeVerdict | undefined {
+  const found = probe.rewrites.get(text);
   if (found === undefined) return undefined;
   const pairs = probe.original.map((before, index) => [before, found[index] ?? before] as const);
   return {
@@ -65,11 +75,16 @@ export function promising(verdict: ProbeVerdict | undefined): boolean {
   return verdict !== undefined && (verdict.matched || verdict.fixedError) && !verdict.broke;
 }
 
-/** The promising rewrites a probe found, as `[probe, stripped text]`. */
+const promisingByRead = new WeakMap<ReadView, [ObservedProbe, string][]>();
+
+/** The promising rewrites a probe found, as `[probe, stripped text]` (kept per read view). */
 export function promisingRewrites(read: ReadView): [ObservedProbe, string][] {
+  const cached = promisingByRead.get(read);
+  if (cached !== undefined) return cached;
   const found: [ObservedProbe, string][] = [];
   for (const probe of read.probes.values())
     for (const text of probe.rewrites.keys())
       if (promising(probeVerdict(read, probe, text))) found.push([probe, text]);
+  promisingByRead.set(read, found);
   return found;
 }
