@@ -59,7 +59,9 @@ benchmark.createEnvironment = async (task, options) => {
 
 const { tasks } = await benchmark.loadTasks({ split: "train" });
 const matching =
-  values.only === undefined ? tasks : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
+  values.only === undefined
+    ? tasks
+    : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
 const chosen = values.limit === undefined ? matching : matching.slice(0, Number(values.limit));
 const keys = ["create", "reset", "policy", "testCommands", "otherCommands", "grade", "close", "other"];
 const sums = Object.fromEntries([...keys, "wall", "testCount", "commandCount", "steps"].map((k) => [k, 0]));

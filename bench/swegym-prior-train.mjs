@@ -29,7 +29,9 @@ const harness = benchmark.presets[benchmark.defaultPreset];
 const policy = await createEmbeddedPolicy({ grammar, seed });
 const { tasks } = await benchmark.loadTasks({ split: "train" });
 const matching =
-  values.only === undefined ? tasks : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
+  values.only === undefined
+    ? tasks
+    : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
 const chosen = values.limit === undefined ? matching : matching.slice(0, Number(values.limit));
 const started = Date.now();
 const row = { episodes: 0, resolved: 0, tasksResolved: 0, steps: 0 };

@@ -24,7 +24,7 @@ function errorName(result: string): string | undefined {
   return raised(result) ? /^raised (\w+)/.exec(result)?.[1] : undefined;
 }
 
-function valueOf(result: string): string {
+function resultValue(result: string): string {
   return normalizedValue(result.startsWith(valuePrefix) ? result.slice(valuePrefix.length) : result);
 }
 
@@ -40,10 +40,10 @@ function showsStatementValue(read: ReadView, result: string, before: string): bo
     return (
       name !== errorName(before) && (read.terms.values.has(name) || read.terms.identifiers.includes(name))
     );
-  const value = valueOf(result);
-  if (raised(before) ? false : value === valueOf(before)) return false;
+  const value = resultValue(result);
+  if (raised(before) ? false : value === resultValue(before)) return false;
   if (read.terms.values.has(value)) return true;
-  const previous = raised(before) ? "" : valueOf(before);
+  const previous = raised(before) ? "" : resultValue(before);
   return containedValues(read).some((entry) => value.includes(entry) && !previous.includes(entry));
 }
 
