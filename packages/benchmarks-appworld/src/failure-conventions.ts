@@ -16,7 +16,8 @@ const appCall = "apis\\.(?<app>(?!api_docs\\b|supervisor\\b)\\w+)\\.(?<api>\\w+)
  */
 export const appworldConventions: FailureConventions = {
   id: "appworld",
-  emptyResultPattern: "^(\\[\\s*\\]|\\{\\s*\\}|none)$",
+  // a count printed before the list ("0 items" then "[]") is an empty result too
+  emptyResultPattern: "^(0 items?\\s+)?(\\[\\s*\\]|\\{\\s*\\}|none)$",
   answerFormatPattern: null,
   emptyAnswerPattern: "^(|none|null|\\[\\s*\\])$",
   answerArgument: null,

@@ -76,4 +76,74 @@ describe("AppWorld harness-call directions", () => {
     expect(trajectory.steps[1]?.executed).toEqual([]);
     expect(trajectory.endReason).toBe("submitted");
   });
+
+  it("the prelude logs in to every app and says where each token is; the policy's call with it works", {
+    timeout: 60_000,
+  }, async () => {
+    const prelude = appworldHarnessCallLibrary.preludes[1];
+    const config = sibling((draft) => {
+      draft.context.prelude = prelude ?? null;
+    });
+    const policy = scriptedPolicy([
+      code("print(apis.notes.show_notes(access_token=notes_token, page_index=0))"),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const shown = policy.views[0]?.messages.map((message) => message.content).join("\n") ?? "";
+    expect(shown).toMatch(/^logged in to notes: the access token is in notes_token$/m);
+    expect(shown).toMatch(/^logged in to phone: the access token is in phone_token$/m);
+    expect(policy.views[1]?.messages.at(-1)?.content).toMatch(/'note_id': \d+/);
+  });
+
+  it("after a filtered list comes back empty the harness names the cause and pages it unfiltered", {
+    timeout: 60_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = appworldHarnessCallLibrary.followUps;
+    });
+    const login =
+      "notes_token = apis.notes.login(username=apis.supervisor.show_profile()['email'], password=next(a['password'] for a in apis.supervisor.show_account_passwords() if a['account_name'] == 'notes'))['access_token']";
+    const policy = scriptedPolicy([
+      code(login),
+      code("print(apis.notes.show_notes(access_token=notes_token, query='no note says this', page_index=0))"),
+      code("print(apis.notes.show_notes(access_token=notes_token, page_index=0))"),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const refilled = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(refilled).toMatch(/^\[\]\n/);
+    expect(refilled).toContain("apis.notes.show_notes gave no items with those filter arguments");
+    expect(refilled).toMatch(
+      /\[harness ran execute: notes_show_notes = \[\] [^\n]*\]\n[1-9]\d* items\n\[\{'note_id'/,
+    );
+    // a list the policy paged without filters is not followed up
+    expect(policy.views[3]?.messages.at(-1)?.content).not.toContain("[harness ran");
+    expect(trajectory.steps[1]?.harnessCalls).toHaveLength(1);
+  });
+
+  it("the second check holds only a complete_task without an answer and shows the lists collected", {
+    timeout: 60_000,
+  }, async () => {
+    const check = appworldHarnessCallLibrary.checkCalls[1]!;
+    const config = sibling((draft) => {
+      draft.verification = {
+        enabled: true,
+        prompt: check.prompt,
+        maxChecks: 1,
+        calls: check.calls,
+        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+      };
+    });
+    const policy = scriptedPolicy([
+      code("found = [1, 2, 3]"),
+      code("apis.supervisor.complete_task()"),
+      code("apis.supervisor.complete_task(answer=len(found))"),
+    ]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    expect(policy.views[2]?.messages.at(-1)?.content).toMatch(
+      /^The harness held this complete_task call: it passes no answer[\s\S]*\[harness ran execute: [^\n]*\]\n\{'found': 3\}/,
+    );
+    expect(trajectory.endReason).toBe("submitted");
+    expect(trajectory.steps).toHaveLength(3);
+  });
 });

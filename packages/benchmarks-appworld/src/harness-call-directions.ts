@@ -14,6 +14,39 @@ export const completeTaskPattern = "apis\\.supervisor\\.complete_task\\(";
 const loginCode =
   "{app}_token = apis.{app}.login(username=apis.supervisor.show_profile()['email'], password=next(account['password'] for account in apis.supervisor.show_account_passwords() if account['account_name'] == '{app}'))['access_token']\nprint('logged in to {app}: the access token is in {app}_token')";
 
+/**
+ * Code that logs in to every app whose password the supervisor holds, keeping each token in
+ * `<app>_token`, and says where each token is (the line the embedded grammar reads a token from).
+ */
+const loginEveryAppCode = [
+  "_email = apis.supervisor.show_profile()['email']",
+  "for _account in apis.supervisor.show_account_passwords():",
+  "    _app = _account['account_name']",
+  "    try:",
+  "        globals()[_app + '_token'] = getattr(apis, _app).login(username=_email, password=_account['password'])['access_token']",
+  "        print(f'logged in to {_app}: the access token is in {_app}_token')",
+  "    except Exception as _error:",
+  "        print(f'could not log in to {_app}: {_error}')",
+].join("\n");
+
+/** Code that pages `{app}.{api}` with the access token alone into `{app}_{api}` and prints every item. */
+const unfilteredPagesCode = [
+  "{app}_{api} = []",
+  "page_index = 0",
+  "while True:",
+  "    page = apis.{app}.{api}(access_token={token}, page_index=page_index, page_limit=20)",
+  "    if not page:",
+  "        break",
+  "    {app}_{api}.extend(page)",
+  "    page_index += 1",
+  "print(len({app}_{api}), 'items')",
+  "print({app}_{api})",
+].join("\n");
+
+/** Code that prints the size of every list the policy's code has collected (its own variables). */
+const collectedListsCode =
+  "print({name: len(value) for name, value in list(globals().items()) if isinstance(value, list) and not name.startswith('_')})";
+
 /** Code that prints every page of a list API (page_index from 0 until a page comes back empty). */
 const allPagesCode = [
   "_all_items = []",
@@ -40,6 +73,15 @@ export const appworldHarnessCallLibrary: Required<
       calls: [
         { tool: executeToolName, arguments: { code: "print(apis.api_docs.show_app_descriptions())" } },
         { tool: executeToolName, arguments: { code: "print(apis.supervisor.show_account_passwords())" } },
+      ],
+    },
+    {
+      header:
+        "Before you start, the harness listed the apps and your supervisor's accounts, and logged in to each app:",
+      calls: [
+        { tool: executeToolName, arguments: { code: "print(apis.api_docs.show_app_descriptions())" } },
+        { tool: executeToolName, arguments: { code: "print(apis.supervisor.show_account_passwords())" } },
+        { tool: executeToolName, arguments: { code: loginEveryAppCode } },
       ],
     },
   ],
@@ -76,6 +118,21 @@ export const appworldHarnessCallLibrary: Required<
       ],
       maxPerEpisode: 3,
     },
+    {
+      tools: [executeToolName],
+      resultPattern: "^(0 items\\s*)?\\[\\s*\\]\\s*$",
+      resultFlags: "",
+      capture: {
+        source: "argument",
+        argument: "code",
+        pattern:
+          "apis\\.(?<app>[a-z_]+)\\.(?<api>show_[a-z_]+)\\(access_token=(?<token>\\w+), (?!page_index)",
+        flags: "",
+      },
+      note: "apis.{app}.{api} gave no items with those filter arguments (a filter written differently from the stored values matches nothing). The harness paged it with the access token alone, every item into {app}_{api}; filter them in Python:",
+      calls: [{ tool: executeToolName, arguments: { code: unfilteredPagesCode } }],
+      maxPerEpisode: 2,
+    },
   ],
   checkCalls: [
     {
@@ -92,6 +149,17 @@ export const appworldHarnessCallLibrary: Required<
         calls: [{ tool: executeToolName, arguments: { code: "print(repr({answer}))" } }],
       },
       submitMatch: { tool: executeToolName, argument: "code", pattern: completeTaskPattern, flags: "" },
+    },
+    {
+      prompt:
+        "The harness held this complete_task call: it passes no answer. Below are the lists your code has collected and their sizes. Re-read the task: if it asks a question, compute the answer and pass it with complete_task(answer=...); if it asks for a change, make sure you made it; then complete the task.",
+      calls: { calls: [{ tool: executeToolName, arguments: { code: collectedListsCode } }] },
+      submitMatch: {
+        tool: executeToolName,
+        argument: "code",
+        pattern: "apis\\.supervisor\\.complete_task\\(\\s*\\)",
+        flags: "",
+      },
     },
   ],
   macros: [

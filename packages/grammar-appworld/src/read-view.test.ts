@@ -1,4 +1,4 @@
-import type { PolicyView } from "@hs/harness";
+import { type PolicyView, renderHarnessCall } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
 import { readView } from "./read-view.js";
@@ -87,5 +87,40 @@ describe("readView", () => {
       { name: "login", description: "Log in to your account." },
       { name: "show_notes", description: "List your notes." },
     ]);
+  });
+
+  it("reads tokens from a harness login loop, a list the harness paged, and the instruction without hints", () => {
+    const first = episode("contactrelcount_1").views[0] as PolicyView;
+    const task = first.messages.at(-1);
+    if (task === undefined) throw new Error("no task message");
+    const loop = "for _account in apis.supervisor.show_account_passwords():\n    ...";
+    const pages =
+      "phone_show_contacts = []\npage_index = 0\nwhile True:\n    page = apis.phone.show_contacts(access_token=phone_token, page_index=page_index, page_limit=20)\n    if not page:\n        break\n    phone_show_contacts.extend(page)\n    page_index += 1\nprint(len(phone_show_contacts), 'items')\nprint(phone_show_contacts)";
+    const view: PolicyView = {
+      ...first,
+      messages: [
+        ...first.messages.slice(0, -1),
+        { ...task, content: `${task.content}\n\nHints:\n- List APIs return one page at a time.` },
+        {
+          role: "user",
+          content: `Before you start, the harness logged in to each app:\n\n${renderHarnessCall("execute", { code: loop }, "logged in to phone: the access token is in phone_token\nlogged in to notes: the access token is in notes_token")}`,
+        },
+        {
+          role: "assistant",
+          content:
+            "I page the contacts.\n```python\nprint(apis.phone.show_contacts(access_token=phone_token, relationship='Family', page_index=0))\n```",
+        },
+        {
+          role: "user",
+          content: `[]\n\nNo items with those filters. The harness paged it unfiltered:\n\n${renderHarnessCall("execute", { code: pages }, "2 items\n[{'contact_id': 1, 'relationship': 'family'}, {'contact_id': 2, 'relationship': 'friend'}]")}`,
+        },
+      ],
+    };
+    const read = readView(view);
+    expect(read.instruction).toBe('How many of my phone contacts are saved as "family"?');
+    expect(read.tokens.get("phone")).toBe("phone_token");
+    expect(read.tokens.get("notes")).toBe("notes_token");
+    expect(read.cells).toHaveLength(1);
+    expect(read.lists.get("phone_show_contacts")?.items.map((item) => item.contact_id)).toEqual([1, 2]);
   });
 });

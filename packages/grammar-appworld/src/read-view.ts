@@ -226,8 +226,11 @@ function readCell(view: AppWorldView, cell: ObservedCell): void {
   }
   const login = /^(\w+) = apis\.(\w+)\.login\(/m.exec(code);
   if (login !== null) view.tokens.set(login[2] as string, login[1] as string);
+  // code that logged in to several apps says where each token is (a harness prelude's login loop)
+  for (const said of cell.output.matchAll(/^logged in to (\w+): the access token is in (\w+)$/gm))
+    view.tokens.set(said[1] as string, said[2] as string);
   const kept =
-    /^(\w+) = \[\]\n[\s\S]*?apis\.(\w+)\.(\w+)\(/.exec(code) ?? /^(\w+) = apis\.(\w+)\.(\w+)\(/.exec(code);
+    /^(\w+) = \[\]\s[\s\S]*?apis\.(\w+)\.(\w+)\(/.exec(code) ?? /^(\w+) = apis\.(\w+)\.(\w+)\(/.exec(code);
   const records = recordsOf(value);
   if (kept !== null && login === null && (Array.isArray(value) || /\.extend\(/.test(code))) {
     const [, variable, listApp, api] = kept as unknown as [string, string, string, string];
@@ -243,7 +246,8 @@ export function readView(view: PolicyView): AppWorldView {
   const match = start < 0 ? null : taskPattern.exec((view.messages[start] as ChatMessage).content);
   const read: AppWorldView = {
     format: formatOf(view),
-    instruction: match?.[4]?.trim() ?? "",
+    // hints a harness appends to the task message (`\n\nHints:\n- ...`) are not part of the instruction
+    instruction: (match?.[4] ?? "").split(/\n\nHints:\n/)[0]?.trim() ?? "",
     supervisor: { name: match?.[1] ?? "", email: match?.[2] ?? "", phone: match?.[3] ?? "" },
     cells: cellsAfter(view.messages, start),
     apps: [],
