@@ -70,6 +70,16 @@ function siblings() {
       });
     });
   }
+  // every follow-up at once (what several generations of add-follow-up reach)
+  found.push({
+    id: "error-recovery:add-follow-up[all]",
+    direction: "error-recovery",
+    config: {
+      ...base,
+      id: "error-recovery-all",
+      errorRecovery: { ...base.errorRecovery, followUps: appworldHarnessCallLibrary.followUps },
+    },
+  });
   const wanted = values.only.split(",").filter(Boolean);
   return wanted.length === 0
     ? found

@@ -25,6 +25,19 @@ describe("decisions from captured views", () => {
     expect(first.action.content).toContain("print(apis.api_docs.show_app_descriptions())");
   });
 
+  it("marks completing a question before any list is collected as unready, and not once one is", () => {
+    const views = episode("contactrelcount_1").views as PolicyView[];
+    const unready = featureNames.indexOf("kind:complete-unready");
+    const completeFeatures = (view: PolicyView) => {
+      const step = grammar.next(view, []);
+      if (step.done) throw new Error("expected the kind decision");
+      return step.decision.options.find((option) => option.label === "kind:complete")?.features ?? [];
+    };
+    expect(completeFeatures(views[0] as PolicyView)[unready]).toBe(1);
+    expect(completeFeatures(views.at(-1) as PolicyView)[unready]).toBe(0);
+    expect(grammar.prior?.[unready]).toBeLessThan(0);
+  });
+
   it("offers the APIs of an app the view listed and the doc of an API it listed", () => {
     const [, afterApps, afterApis] = episode("contactrelcount_1").views as PolicyView[];
     const apis = walk(grammar, afterApps as PolicyView, priorPick(grammar));

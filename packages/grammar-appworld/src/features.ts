@@ -57,6 +57,9 @@ export const featureNames = [
   "kind:login-after-unauthorized",
   // on kind:doc, the last cell's call of an API was refused (a wrong name or argument) and its doc is not shown
   "kind:doc-after-refusal",
+  // on kind:complete, nothing the task needs is there yet: a question with no list collected, or a
+  // change task before any change was made
+  "kind:complete-unready",
 ] as const;
 
 /** A feature name. */
@@ -78,6 +81,7 @@ const priorWeights: FeatureValues = {
   "kind:complete-question-ready": 1.5,
   "kind:complete-change-ready": 2.4,
   "kind:complete-late": 3,
+  "kind:complete-unready": -1.5,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,

@@ -147,6 +147,7 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
     "kind:complete-question-ready": kind === "complete" && context.question ? ready.complete : 0,
     "kind:complete-change-ready": kind === "complete" && !context.question ? ready.complete : 0,
     "kind:complete-late": kind === "complete" ? late : 0,
+    "kind:complete-unready": kind === "complete" && ready.complete === 0 ? 1 : 0,
     "kind:after-failure": kind !== "complete" && last?.failed === true ? 1 : 0,
     "kind:repeats-last": kind === lastKind && last?.failed !== true ? 1 : 0,
     "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
