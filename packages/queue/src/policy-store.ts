@@ -38,7 +38,10 @@ export async function publishEmbeddedPolicy(
 
 /** The reference of a chat policy built from these options (no API key: each worker uses its own). */
 export function chatPolicyReference(
-  options: Omit<ChatPolicyOptions, "apiKey" | "fetch" | "onRetry" | "onError" | "sleep" | "random" | "now" | "env">,
+  options: Omit<
+    ChatPolicyOptions,
+    "apiKey" | "fetch" | "onRetry" | "onError" | "sleep" | "random" | "now" | "env"
+  >,
 ): PolicyReference {
   const { baseURL, model, id, version, ...settings } = options as ChatPolicyOptions;
   if (baseURL === undefined)
@@ -83,9 +86,12 @@ export async function loadReferencedPolicy(
       field: "policy.weightsKey",
     });
   if (sha256(bytes) !== reference.weightsSha256)
-    throw new InvalidInputError(`the weights under ${reference.weightsKey} do not have the hash the job names`, {
-      field: "policy.weightsSha256",
-    });
+    throw new InvalidInputError(
+      `the weights under ${reference.weightsKey} do not have the hash the job names`,
+      {
+        field: "policy.weightsSha256",
+      },
+    );
   const directory = await mkdtemp(join(tmpdir(), "hs-queue-policy-"));
   try {
     await writeFile(join(directory, policyFileName), bytes);

@@ -80,7 +80,14 @@ describeWithRedis("the queue against an in-process run", () => {
     );
     const run = `equivalence-${Date.now()}`;
     const benchmark = { specifier: "lookup", options: {} };
-    const profile = createQueueExecutor({ redisUrl, queueName, run, phase: "profile", benchmark, pollMs: 200 });
+    const profile = createQueueExecutor({
+      redisUrl,
+      queueName,
+      run,
+      phase: "profile",
+      benchmark,
+      pollMs: 200,
+    });
     const train = createQueueExecutor({ redisUrl, queueName, run, phase: "train", benchmark, pollMs: 200 });
     try {
       const inProcess = await profileAndTrain({});
@@ -92,13 +99,19 @@ describeWithRedis("the queue against an in-process run", () => {
       }
       const weights = (directory: string) => readFile(join(directory, "final", "policy.json"));
       expect((await weights(queued.outDirectory)).equals(await weights(inProcess.outDirectory))).toBe(true);
-      const metrics = (await withoutClock(queued.outDirectory, "metrics.jsonl")).map((line) => JSON.parse(line));
+      const metrics = (await withoutClock(queued.outDirectory, "metrics.jsonl")).map((line) =>
+        JSON.parse(line),
+      );
       // rescue rollouts went through the queue too
       expect(metrics.some((line) => line.rolloutsRescue > 0)).toBe(true);
       expect(profile.completed).toBeGreaterThan(0);
       expect(train.completed).toBeGreaterThanOrEqual(inProcess.summary.rollouts);
       expect(workers.reduce((sum, worker) => sum + worker.done, 0)).toBeGreaterThan(0);
-      expect({ ...profile.faults, ...train.faults }).toEqual({ "refused-result": 0, "failed-job": 0, "lost-job": 0 });
+      expect({ ...profile.faults, ...train.faults }).toEqual({
+        "refused-result": 0,
+        "failed-job": 0,
+        "lost-job": 0,
+      });
     } finally {
       await profile.close();
       await train.close();

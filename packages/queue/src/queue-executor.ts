@@ -87,7 +87,8 @@ export function createQueueExecutor(options: QueueExecutorOptions): QueueExecuto
   const queueVersion = options.queueVersion ?? queuePackageVersion;
   const queue = new Queue(options.queueName ?? rolloutQueueName(queueVersion), { connection: redis });
   const waiter = new JobWaiter(queue, redis, options.pollMs ?? 1000);
-  const describe = options.describePolicy ?? ((policy: PolicyV1) => describePolicy(redis, options.run, policy));
+  const describe =
+    options.describePolicy ?? ((policy: PolicyV1) => describePolicy(redis, options.run, policy));
   const references = new Map<string, Promise<PolicyReference>>();
   const faults: QueueExecutor["faults"] = { "refused-result": 0, "failed-job": 0, "lost-job": 0 };
   let completed = 0;
@@ -171,7 +172,9 @@ export function createQueueExecutor(options: QueueExecutorOptions): QueueExecuto
       }
       await queue.remove(jobId).catch(() => 0);
     }
-    throw new QueueRolloutError(`rollout job ${jobId} (task ${job.key.taskId}): no acceptable result after ${limit + 1} submissions`);
+    throw new QueueRolloutError(
+      `rollout job ${jobId} (task ${job.key.taskId}): no acceptable result after ${limit + 1} submissions`,
+    );
   };
   return {
     run,

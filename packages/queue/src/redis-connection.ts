@@ -12,9 +12,13 @@ export function connectRedis(url: string): Redis {
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw new InvalidInputError(`not a Redis URL: ${url} (expected redis://HOST:PORT)`, { field: "redis" }, {
-      cause: error,
-    });
+    throw new InvalidInputError(
+      `not a Redis URL: ${url} (expected redis://HOST:PORT)`,
+      { field: "redis" },
+      {
+        cause: error,
+      },
+    );
   }
   if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:")
     throw new InvalidInputError(`not a Redis URL: ${url} (expected redis://HOST:PORT)`, { field: "redis" });

@@ -19,7 +19,9 @@ export function resultProblem(
   const result = parsed.data;
   if (result.jobId !== jobId) return { problem: `answers job ${result.jobId}, not ${jobId}` };
   if (result.queueVersion !== job.queueVersion)
-    return { problem: `comes from a worker of @hs/queue ${result.queueVersion}, this run is ${job.queueVersion}` };
+    return {
+      problem: `comes from a worker of @hs/queue ${result.queueVersion}, this run is ${job.queueVersion}`,
+    };
   const trajectory = result.trajectory;
   const expected: [string, unknown, unknown][] = [
     ["taskId", trajectory.taskId, job.key.taskId],
@@ -30,7 +32,9 @@ export function resultProblem(
   ];
   for (const [field, actual, wanted] of expected) {
     if (actual !== wanted)
-      return { problem: `its trajectory has ${field} ${JSON.stringify(actual)}, the job ${JSON.stringify(wanted)}` };
+      return {
+        problem: `its trajectory has ${field} ${JSON.stringify(actual)}, the job ${JSON.stringify(wanted)}`,
+      };
   }
   return { problem: null, result };
 }

@@ -105,7 +105,11 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     }
     const data = parsed.data;
     if (data.queueVersion !== version) {
-      options.onEvent?.({ kind: "refused", jobId: String(job.id), message: `job of ${data.queueVersion}, worker of ${version}` });
+      options.onEvent?.({
+        kind: "refused",
+        jobId: String(job.id),
+        message: `job of ${data.queueVersion}, worker of ${version}`,
+      });
       await job.moveToDelayed(Date.now() + refusedJobDelayMs, token);
       throw new DelayedError();
     }
@@ -139,7 +143,14 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     redis
       .set(
         `hs:workers:${name}`,
-        JSON.stringify({ name, version, concurrency: options.concurrency ?? 1, running, done, at: new Date().toISOString() }),
+        JSON.stringify({
+          name,
+          version,
+          concurrency: options.concurrency ?? 1,
+          running,
+          done,
+          at: new Date().toISOString(),
+        }),
         "PX",
         heartbeatMs * 3,
       )
@@ -176,7 +187,9 @@ async function runJob(
 ) {
   const policy = await policyOf(data.policy, benchmark);
   if (policy.version !== data.key.policyVersion)
-    throw new UnrecoverableError(`loaded policy version ${policy.version}, the job names ${data.key.policyVersion}`);
+    throw new UnrecoverableError(
+      `loaded policy version ${policy.version}, the job names ${data.key.policyVersion}`,
+    );
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, fail) => {

@@ -27,7 +27,8 @@ export async function withoutClock(directory: string, file: string): Promise<str
 export async function firstDifference(left: string, right: string, file: string): Promise<string | null> {
   const [a, b] = [await withoutClock(left, file), await withoutClock(right, file)];
   for (let index = 0; index < Math.max(a.length, b.length); index++) {
-    if (a[index] !== b[index]) return `${file} line ${index + 1}: ${a[index]?.slice(0, 300)} <> ${b[index]?.slice(0, 300)}`;
+    if (a[index] !== b[index])
+      return `${file} line ${index + 1}: ${a[index]?.slice(0, 300)} <> ${b[index]?.slice(0, 300)}`;
   }
   return null;
 }
