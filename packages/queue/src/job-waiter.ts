@@ -9,6 +9,8 @@ export type JobEnd =
 
 interface Pending {
   settle: (end: JobEnd) => void;
+  /** When the wait began (the poll looks only at jobs waited on longer than one period). */
+  since: number;
 }
 
 /**
@@ -28,17 +30,18 @@ export class JobWaiter {
     pollMs: number,
   ) {
     this.events = new QueueEvents(queue.name, { connection: connection.duplicate() });
-    this.events.on("completed", ({ jobId }) => void this.check(jobId));
+    // the completed event carries the result: most jobs settle without another read of Redis
+    this.events.on("completed", ({ jobId, returnvalue }) => this.settle(jobId, { state: "completed", value: returnvalue }));
     this.events.on("failed", ({ jobId }) => void this.check(jobId));
     this.events.on("error", () => {});
-    this.timer = setInterval(() => void this.poll(), pollMs);
+    this.timer = setInterval(() => void this.poll(pollMs), pollMs);
     this.timer.unref();
   }
 
   /** Resolves when the job is completed, failed for good, or gone. */
   wait(jobId: string): Promise<JobEnd> {
     return new Promise((settle) => {
-      this.pending.set(jobId, { settle });
+      this.pending.set(jobId, { settle, since: Date.now() });
       void this.check(jobId);
     });
   }
@@ -46,6 +49,13 @@ export class JobWaiter {
   /** Stops waiting for a job (its promise never settles). */
   forget(jobId: string): void {
     this.pending.delete(jobId);
+  }
+
+  private settle(jobId: string, end: JobEnd): void {
+    const waiting = this.pending.get(jobId);
+    if (waiting === undefined) return;
+    this.pending.delete(jobId);
+    waiting.settle(end);
   }
 
   private async check(jobId: string): Promise<void> {
@@ -62,11 +72,13 @@ export class JobWaiter {
     waiting.settle(end);
   }
 
-  private async poll(): Promise<void> {
+  private async poll(periodMs: number): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
-      for (const jobId of [...this.pending.keys()]) await this.check(jobId);
+      const due = Date.now() - periodMs;
+      for (const [jobId, waiting] of [...this.pending.entries()])
+        if (waiting.since <= due) await this.check(jobId);
     } finally {
       this.polling = false;
     }

@@ -79,7 +79,7 @@ describeWithRedis("the queue against an in-process run", () => {
       }),
     );
     const run = `equivalence-${Date.now()}`;
-    const benchmark = { specifier: "lookup", options: {} };
+    const benchmark = { specifier: "lookup", options: {}, tasks: {} };
     const profile = createQueueExecutor({
       redisUrl,
       queueName,

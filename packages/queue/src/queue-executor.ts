@@ -8,7 +8,6 @@ import {
   type Trajectory,
 } from "@hs/harness";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { rolloutJobId } from "./job-id.js";
 import { type JobEnd, JobWaiter } from "./job-waiter.js";
 import { describePolicy } from "./policy-store.js";
@@ -47,7 +46,7 @@ export interface QueueExecutorOptions {
   maxResubmits?: number;
   /** Times a job that failed for good (every attempt) is enqueued again before the rollout fails (default 1). */
   failedResubmits?: number;
-  /** Poll of the pending jobs, in milliseconds (default 1000). */
+  /** Poll of the jobs waited on longer than this, in milliseconds (default 2000); events settle the others. */
   pollMs?: number;
   /** Describes the acting policy for the workers (default: the embedded policy publishes its weights). */
   describePolicy?: (policy: PolicyV1) => Promise<PolicyReference>;
@@ -86,7 +85,7 @@ export function createQueueExecutor(options: QueueExecutorOptions): QueueExecuto
   const redis = connectRedis(options.redisUrl);
   const queueVersion = options.queueVersion ?? queuePackageVersion;
   const queue = new Queue(options.queueName ?? rolloutQueueName(queueVersion), { connection: redis });
-  const waiter = new JobWaiter(queue, redis, options.pollMs ?? 1000);
+  const waiter = new JobWaiter(queue, redis, options.pollMs ?? 2000);
   const describe =
     options.describePolicy ?? ((policy: PolicyV1) => describePolicy(redis, options.run, policy));
   const references = new Map<string, Promise<PolicyReference>>();

@@ -24,7 +24,7 @@ function executor(redisUrl: string, queueName: string, extra: { timeLimitMs?: nu
     queueName,
     run: queueName,
     phase: "drill",
-    benchmark: { specifier: "lookup", options: {} },
+    benchmark: { specifier: "lookup", options: {}, tasks: {} },
     pollMs: 200,
     concurrency: 16,
     ...extra,

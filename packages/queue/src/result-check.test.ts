@@ -28,7 +28,7 @@ beforeAll(async () => {
       mode: "sample",
     },
     task,
-    benchmark: { specifier: "lookup", options: {} },
+    benchmark: { specifier: "lookup", options: {}, tasks: {} },
     harness: lookupTextHarness,
     policy: {
       kind: "embedded",

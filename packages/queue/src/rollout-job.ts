@@ -7,6 +7,16 @@ export const benchmarkReferenceSchema = z.strictObject({
   specifier: z.string().min(1),
   /** Values of the plugin's own options (`--engine sqlite`...), as given. */
   options: z.record(z.string(), z.union([z.string(), z.boolean()])),
+  /**
+   * Where the run's tasks were loaded from: the worker loads them the same way before its first episode,
+   * so that the benchmark's grader holds their answers (a `path` must be readable on the worker's machine).
+   */
+  tasks: z.strictObject({
+    /** A bundled split. */
+    split: z.string().min(1).optional(),
+    /** A task file in the benchmark's format (absolute path). */
+    path: z.string().min(1).optional(),
+  }),
 });
 /** The benchmark a job runs on. */
 export type BenchmarkReference = z.infer<typeof benchmarkReferenceSchema>;

@@ -79,7 +79,11 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
 
   const benchmarkOf = (reference: BenchmarkReference) => {
     const key = JSON.stringify(reference);
-    if (!benchmarks.has(key)) benchmarks.set(key, options.openBenchmark(reference));
+    if (!benchmarks.has(key)) {
+      const opening = openWithTasks(options.openBenchmark, reference);
+      opening.catch(() => benchmarks.delete(key));
+      benchmarks.set(key, opening);
+    }
     return benchmarks.get(key) as Promise<BenchmarkV1>;
   };
   const policyOf = (reference: PolicyReference, benchmark: BenchmarkV1) => {
@@ -170,6 +174,20 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
       redis.disconnect();
     },
   };
+}
+
+/** Opens the benchmark and loads the run's tasks into it (its grader needs them before any episode). */
+async function openWithTasks(
+  open: (reference: BenchmarkReference) => Promise<BenchmarkV1>,
+  reference: BenchmarkReference,
+): Promise<BenchmarkV1> {
+  const benchmark = await open(reference);
+  const source = reference.tasks;
+  await benchmark.loadTasks({
+    ...(source.split === undefined ? {} : { split: source.split }),
+    ...(source.path === undefined ? {} : { path: source.path }),
+  });
+  return benchmark;
 }
 
 function defaultGrammar(benchmark: BenchmarkV1): ActionGrammarV1 {
