@@ -98,13 +98,21 @@ export async function startLatencyChatServer({ latencyMs, capacity, content }) {
   };
 }
 
+/** Fields that hold wall-clock measurements (episode, step and statement times). */
+const clockFields = new Set(["wallMs", "policyMs", "environmentMs", "timings", "elapsedMs"]);
+
+/** A value without its wall-clock fields, at any depth. */
+export function withoutClock(value) {
+  if (Array.isArray(value)) return value.map(withoutClock);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !clockFields.has(key))
+      .map(([key, inner]) => [key, withoutClock(inner)]),
+  );
+}
+
 /** Trajectories as JSON without wall-clock fields. */
 export function comparable(trajectories) {
-  return trajectories.map((trajectory) =>
-    JSON.stringify({
-      ...trajectory,
-      timings: undefined,
-      steps: trajectory.steps.map((step) => ({ ...step, policyMs: undefined, environmentMs: undefined })),
-    }),
-  );
+  return trajectories.map((trajectory) => JSON.stringify(withoutClock(trajectory)));
 }

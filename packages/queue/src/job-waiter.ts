@@ -21,6 +21,7 @@ interface Pending {
 export class JobWaiter {
   private readonly pending = new Map<string, Pending>();
   private readonly events: QueueEvents;
+  private readonly eventConnection: Redis;
   private readonly timer: NodeJS.Timeout;
   private polling = false;
 
@@ -29,7 +30,8 @@ export class JobWaiter {
     connection: Redis,
     pollMs: number,
   ) {
-    this.events = new QueueEvents(queue.name, { connection: connection.duplicate() });
+    this.eventConnection = connection.duplicate();
+    this.events = new QueueEvents(queue.name, { connection: this.eventConnection });
     // the completed event carries the result: most jobs settle without another read of Redis
     this.events.on("completed", ({ jobId, returnvalue }) => this.settle(jobId, { state: "completed", value: returnvalue }));
     this.events.on("failed", ({ jobId }) => void this.check(jobId));
@@ -88,6 +90,8 @@ export class JobWaiter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.events.close();
+    // BullMQ leaves a connection it was given open
+    this.eventConnection.disconnect();
   }
 }
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Fields that hold wall-clock measurements: the only part of a run that may differ between two runs. */
-const clockFields = new Set(["wallMs", "policyMs", "environmentMs", "timings"]);
+const clockFields = new Set(["wallMs", "policyMs", "environmentMs", "timings", "elapsedMs"]);
 
 function dropClock(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropClock);
