@@ -4,7 +4,9 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
-const workerScript = fileURLToPath(new URL("../packages/queue/src/__fixtures__/worker-process.mjs", import.meta.url));
+const workerScript = fileURLToPath(
+  new URL("../packages/queue/src/__fixtures__/worker-process.mjs", import.meta.url),
+);
 
 export function freePort() {
   return new Promise((found) => {

@@ -29,7 +29,10 @@ const cli = new URL("../apps/trainer/dist/cli.js", import.meta.url).pathname;
 const sleep = (milliseconds) => new Promise((done) => setTimeout(done, milliseconds));
 const random = (() => {
   let state = Number(values.seed) * 2654435761 + 1;
-  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
 })();
 
 const trainArgs = (out, redisUrl) => [
@@ -43,7 +46,12 @@ function hs(args, logTo) {
   child.lines = [];
   const collect = (chunk) => {
     for (const line of chunk.toString().split("\n")) if (line !== "") child.lines.push(line);
-    logTo?.push(...chunk.toString().split("\n").filter((line) => line !== ""));
+    logTo?.push(
+      ...chunk
+        .toString()
+        .split("\n")
+        .filter((line) => line !== ""),
+    );
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
@@ -52,7 +60,9 @@ function hs(args, logTo) {
 }
 
 const metricLines = (out) =>
-  existsSync(join(out, "metrics.jsonl")) ? readFileSync(join(out, "metrics.jsonl"), "utf8").split("\n").filter(Boolean).length : 0;
+  existsSync(join(out, "metrics.jsonl"))
+    ? readFileSync(join(out, "metrics.jsonl"), "utf8").split("\n").filter(Boolean).length
+    : 0;
 
 function sameRun(left, right) {
   const lines = (directory, file) =>
@@ -65,26 +75,54 @@ function sameRun(left, right) {
     const [a, b] = [lines(left, file), lines(right, file)];
     same[file] = { lines: a.length, identical: JSON.stringify(a) === JSON.stringify(b) };
   }
-  same["final/policy.json"] = readFileSync(join(left, "final/policy.json")).equals(readFileSync(join(right, "final/policy.json")));
+  same["final/policy.json"] = readFileSync(join(left, "final/policy.json")).equals(
+    readFileSync(join(right, "final/policy.json")),
+  );
   return same;
 }
 
 const scratch = await mkdtemp(join(tmpdir(), "hs-queue-faults-"));
 let redis = await startRedis();
 const port = redis.port;
-const counts = { workerKills: 0, trainerKills: 0, redisRestarts: 0, badWorkers: 0, refusedResults: 0, lostJobs: 0, failedJobs: 0, versionRefusals: 0, timeLimits: 0 };
+const counts = {
+  workerKills: 0,
+  trainerKills: 0,
+  redisRestarts: 0,
+  badWorkers: 0,
+  refusedResults: 0,
+  lostJobs: 0,
+  failedJobs: 0,
+  versionRefusals: 0,
+  timeLimits: 0,
+};
 const trainerLog = [];
 const workerLog = [];
 try {
   const reference = join(scratch, "in-process");
   const plain = hs(trainArgs(reference));
-  if ((await plain.done) !== 0) throw new Error(`the in-process run failed:\n${plain.lines.slice(-10).join("\n")}`);
+  if ((await plain.done) !== 0)
+    throw new Error(`the in-process run failed:\n${plain.lines.slice(-10).join("\n")}`);
 
   const queueName = rolloutQueueName();
-  const good = () => hs(["worker", "--redis", redis.url, "--concurrency", "2", "--lock-ms", "2000"], workerLog);
+  const good = () =>
+    hs(["worker", "--redis", redis.url, "--concurrency", "2", "--lock-ms", "2000"], workerLog);
   let workers = [good(), good(), good()];
   const fixture = (behaviour, extra = []) =>
-    startWorker(["--redis", redis.url, "--queue", queueName, "--bench", "dbbench", "--behaviour", behaviour, "--lock-ms", "2000", "--stalled-ms", "1000", ...extra]);
+    startWorker([
+      "--redis",
+      redis.url,
+      "--queue",
+      queueName,
+      "--bench",
+      "dbbench",
+      "--behaviour",
+      behaviour,
+      "--lock-ms",
+      "2000",
+      "--stalled-ms",
+      "1000",
+      ...extra,
+    ]);
   const bad = await Promise.all([
     fixture("garbage"),
     fixture("other-job"),
@@ -94,7 +132,8 @@ try {
     fixture("good", ["--step-delay-ms", "200"]),
   ]);
   counts.badWorkers = bad.length;
-  for (const child of bad) child.stdout.on("data", (chunk) => workerLog.push(...chunk.toString().split("\n")));
+  for (const child of bad)
+    child.stdout.on("data", (chunk) => workerLog.push(...chunk.toString().split("\n")));
 
   const queued = join(scratch, "queue");
   let trainer = hs(trainArgs(queued, redis.url), trainerLog);
@@ -141,11 +180,23 @@ try {
   counts.timeLimits = count(/time limit/, workerLog);
   const comparison = result === 0 ? sameRun(reference, queued) : null;
   const survived =
-    comparison !== null &&
-    comparison["trajectories.jsonl"].identical &&
+    comparison?.["trajectories.jsonl"].identical === true &&
     comparison["metrics.jsonl"].identical &&
     comparison["final/policy.json"];
-  console.log(JSON.stringify({ budget: Number(values.budget), seed: Number(values.seed), trainerExit: result, faults: counts, comparison, survived }, null, 1));
+  console.log(
+    JSON.stringify(
+      {
+        budget: Number(values.budget),
+        seed: Number(values.seed),
+        trainerExit: result,
+        faults: counts,
+        comparison,
+        survived,
+      },
+      null,
+      1,
+    ),
+  );
   if (!survived) console.log(trainerLog.slice(-15).join("\n"));
   process.exitCode = survived ? 0 : 1;
 } finally {

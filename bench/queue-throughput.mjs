@@ -8,17 +8,27 @@
 //    the ideal C / L.
 // Starts its own redis-server on a free port (or uses --redis) and its own worker processes.
 //
-//   pnpm build && node bench/queue-throughput.mjs [--episodes 120] [--latency-ms 1000] [--waves 6]
+//   pnpm build && node bench/queue-throughput.mjs [--episodes 96] [--latency-ms 5000] [--waves 4]
+//     [--concurrencies 1,16,64,256] [--skip-dbbench]
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { createDbBench } from "../packages/benchmarks-dbbench/dist/index.js";
+import { createChatPolicy } from "../packages/chat-policy/dist/index.js";
 import { episodeSeed, runJobs } from "../packages/failure-analysis/dist/index.js";
 import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
-import { createChatPolicy } from "../packages/chat-policy/dist/index.js";
-import { createLookupBenchmark, lookupTextHarness } from "../packages/harness/dist/test-environments/index.js";
+import {
+  createLookupBenchmark,
+  lookupTextHarness,
+} from "../packages/harness/dist/test-environments/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 import { chatPolicyReference, connectRedis, createQueueExecutor } from "../packages/queue/dist/index.js";
-import { comparable, startLatencyChatServer, startRedis, startWorker, stopProcess } from "./queue-bench-kit.mjs";
+import {
+  comparable,
+  startLatencyChatServer,
+  startRedis,
+  startWorker,
+  stopProcess,
+} from "./queue-bench-kit.mjs";
 
 // bullmq as @hs/queue resolves it
 const { Queue, QueueEvents, Worker } = await import(
@@ -27,10 +37,11 @@ const { Queue, QueueEvents, Worker } = await import(
 const { values } = parseArgs({
   options: {
     redis: { type: "string" },
-    episodes: { type: "string", default: "120" },
-    "latency-ms": { type: "string", default: "1000" },
-    waves: { type: "string", default: "6" },
+    episodes: { type: "string", default: "96" },
+    "latency-ms": { type: "string", default: "5000" },
+    waves: { type: "string", default: "4" },
     "skip-dbbench": { type: "boolean", default: false },
+    concurrencies: { type: "string", default: "1,16,64,256" },
   },
 });
 const redis = values.redis === undefined ? await startRedis() : { url: values.redis, stop: async () => {} };
@@ -41,7 +52,17 @@ const workerArgs = (queue, bench, concurrency) => [
 const seconds = (start) => (performance.now() - start) / 1000;
 const round = (value, digits = 2) => Number(value.toFixed(digits));
 
-async function throughQueue({ queueName, run, benchmark, workers, bench, workerConcurrency, inFlight, describe, work }) {
+async function throughQueue({
+  queueName,
+  run,
+  benchmark,
+  workers,
+  bench,
+  workerConcurrency,
+  inFlight,
+  describe,
+  work,
+}) {
   const children = await Promise.all(
     Array.from({ length: workers }, () => startWorker(workerArgs(queueName, bench, workerConcurrency))),
   );
@@ -132,7 +153,11 @@ async function dbbenchPart() {
     episodes: count,
     rows,
     sameTrajectoriesAsInProcess: same,
-    perEpisodeMs: { environment: round(environmentMs), policy: round(policyMs), inProcessWall: round((localWall * 1000) / count) },
+    perEpisodeMs: {
+      environment: round(environmentMs),
+      policy: round(policyMs),
+      inProcessWall: round((localWall * 1000) / count),
+    },
     queueOverheadPerJobMs: round(emptyMs),
   };
 }
@@ -142,7 +167,7 @@ async function chatPart() {
   const benchmark = createLookupBenchmark();
   const { tasks } = await benchmark.loadTasks({});
   const rows = [];
-  for (const capacity of [1, 16, 64, 256]) {
+  for (const capacity of values.concurrencies.split(",").map(Number)) {
     const server = await startLatencyChatServer({ latencyMs, capacity, content: "answer: Paris" });
     const count = capacity * Number(values.waves);
     const jobs = Array.from({ length: count }, (_, index) => ({
@@ -150,7 +175,13 @@ async function chatPart() {
       harness: lookupTextHarness,
       seed: index,
     }));
-    const settings = { baseURL: server.baseURL, model: "bench", maxConcurrency: capacity, maxRetries: 0, timeoutMs: 120_000 };
+    const settings = {
+      baseURL: server.baseURL,
+      model: "bench",
+      maxConcurrency: capacity,
+      maxRetries: 0,
+      timeoutMs: 120_000,
+    };
     const policy = createChatPolicy({ ...settings, apiKey: "none" });
     const ideal = capacity / (latencyMs / 1000);
     let start = performance.now();

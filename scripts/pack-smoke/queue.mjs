@@ -5,7 +5,15 @@ import { createQueueExecutor, rolloutJobId, startRolloutWorker } from "@hs/queue
 
 // Job ids are stable; with the test command's Redis (HS_REDIS_URL), two lookup episodes go through a
 // worker and come back equal to the same episodes run in process.
-const key = { run: "r", phase: "p", policyVersion: "v", taskId: "t", harnessHash: "h", seed: 1, mode: "sample" };
+const key = {
+  run: "r",
+  phase: "p",
+  policyVersion: "v",
+  taskId: "t",
+  harnessHash: "h",
+  seed: 1,
+  mode: "sample",
+};
 if (rolloutJobId(key) !== rolloutJobId({ ...key })) throw new Error("job ids are not stable");
 const redisUrl = process.env.HS_REDIS_URL;
 if (redisUrl === undefined) {

@@ -41,7 +41,8 @@ export function queueExecutorOf(
   const redisUrl = stringOption(args, "redis");
   if (redisUrl === undefined) return undefined;
   const specifier = args.benchmark?.specifier ?? context.fallbackBenchmark;
-  if (specifier === undefined) throw new UsageError("--redis needs --bench (the workers open the same benchmark)");
+  if (specifier === undefined)
+    throw new UsageError("--redis needs --bench (the workers open the same benchmark)");
   const run = `${context.phase}-${createHash("sha256").update(resolve(context.run)).digest("hex").slice(0, 16)}`;
   const executor = createQueueExecutor({
     redisUrl,
@@ -50,7 +51,10 @@ export function queueExecutorOf(
     benchmark: {
       specifier: portableSpecifier(specifier),
       options: definedValues(args.benchmark?.values ?? {}),
-      tasks: context.tasks.data === undefined ? { split: context.tasks.split } : { path: resolve(context.tasks.data) },
+      tasks:
+        context.tasks.data === undefined
+          ? { split: context.tasks.split }
+          : { path: resolve(context.tasks.data) },
     },
     onFault: (fault) => io.stderr(`queue: ${fault.kind} ${fault.jobId}: ${fault.message}\n`),
   });

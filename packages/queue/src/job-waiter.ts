@@ -33,7 +33,9 @@ export class JobWaiter {
     this.eventConnection = connection.duplicate();
     this.events = new QueueEvents(queue.name, { connection: this.eventConnection });
     // the completed event carries the result: most jobs settle without another read of Redis
-    this.events.on("completed", ({ jobId, returnvalue }) => this.settle(jobId, { state: "completed", value: returnvalue }));
+    this.events.on("completed", ({ jobId, returnvalue }) =>
+      this.settle(jobId, { state: "completed", value: returnvalue }),
+    );
     this.events.on("failed", ({ jobId }) => void this.check(jobId));
     this.events.on("error", () => {});
     this.timer = setInterval(() => void this.poll(pollMs), pollMs);

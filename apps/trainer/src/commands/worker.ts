@@ -1,4 +1,9 @@
-import { type BenchmarkReference, queuePackageVersion, rolloutQueueName, startRolloutWorker } from "@hs/queue";
+import {
+  type BenchmarkReference,
+  queuePackageVersion,
+  rolloutQueueName,
+  startRolloutWorker,
+} from "@hs/queue";
 import { openBenchmark } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { loadBenchmarkPlugin } from "../plugins.js";
@@ -52,7 +57,9 @@ SIGINT or SIGTERM, then finishes the episodes under way.`,
       stalledIntervalMs: lockMs,
       openBenchmark: openReferenced,
       onEvent: (event) =>
-        io.stderr(`worker: ${event.kind} ${event.jobId}${event.message === undefined ? "" : `: ${event.message}`}\n`),
+        io.stderr(
+          `worker: ${event.kind} ${event.jobId}${event.message === undefined ? "" : `: ${event.message}`}\n`,
+        ),
     });
     await worker.worker.waitUntilReady();
     io.stderr(

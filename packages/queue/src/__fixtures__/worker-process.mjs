@@ -54,7 +54,10 @@ if (["garbage", "other-job", "other-version-unchecked"].includes(values.behaviou
     openBenchmark: async () => benchmark,
     grammarOf: grammar,
     ...(values.behaviour === "other-version" ? { queueVersion: "0.0.0-other" } : {}),
-    onEvent: (event) => process.stdout.write(`${event.kind} ${event.jobId}${event.message === undefined ? "" : ` ${event.message}`}\n`),
+    onEvent: (event) =>
+      process.stdout.write(
+        `${event.kind} ${event.jobId}${event.message === undefined ? "" : ` ${event.message}`}\n`,
+      ),
   });
 }
 process.stdout.write("ready\n");
