@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { PluginOptionValues } from "@hs/harness";
 import { type BenchmarkReference, createQueueExecutor, type QueueExecutor } from "@hs/queue";
-import { type CommandArguments, type CommandIo, stringOption, UsageError } from "./command.js";
+import { type CommandArguments, type CommandIo, integerOption, stringOption, UsageError } from "./command.js";
+import { sharedOption } from "./shared-options.js";
 
 /** The `--redis` options of the commands that run episodes. */
 export const redisOptions = {
@@ -56,6 +57,7 @@ export function queueExecutorOf(
           ? { split: context.tasks.split }
           : { path: resolve(context.tasks.data) },
     },
+    timeLimitMs: integerOption(args, "episode-time-limit"),
     onFault: (fault) => io.stderr(`queue: ${fault.kind} ${fault.jobId}: ${fault.message}\n`),
   });
   io.stderr(`queue: ${context.phase} episodes go to the workers of ${redisUrl} (run ${run})\n`);

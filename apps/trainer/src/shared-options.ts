@@ -62,7 +62,8 @@ export const sharedOptions = {
     value: "N",
     description: "episodes in flight at once (results do not depend on it)",
     default: 1,
-    number: { kind: "integer", min: 1, max: 64 },
+    // up to 256: LLM-bound episodes on the queue's workers wait on a model server, not on this machine
+    number: { kind: "integer", min: 1, max: 256 },
   },
   rollouts: { type: "string", value: "N", description: "rollouts per task", number: positive },
   generations: {

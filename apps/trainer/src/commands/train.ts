@@ -20,11 +20,11 @@ import {
 } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { guardFiniteLearner } from "../finite-guard.js";
+import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
 import { checkRunConfigFile, readCheckpointStep } from "../run-state-file.js";
 import { sharedOption } from "../shared-options.js";
-import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
 import {
   openTinkerStack,
@@ -261,7 +261,10 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       const executor = queueExecutorOf(args, io, {
         phase: "train",
         run: runDirectory,
-        tasks: { data: stringOption(args, "data"), split: stringOption(args, "split") ?? trainSplitOf(benchmark) },
+        tasks: {
+          data: stringOption(args, "data"),
+          split: stringOption(args, "split") ?? trainSplitOf(benchmark),
+        },
       });
       const { summary, profiles } = await trainMethod({
         benchmark,

@@ -126,6 +126,6 @@ describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => 
       "100",
     ]);
     expect(limit.code).toBe(2);
-    expect(limit.stderr).toMatch(/--episode-time-limit applies to the workers of --redis/);
+    expect(limit.stderr).toMatch(/--episode-time-limit needs --redis/);
   }, 60_000);
 });

@@ -33,10 +33,9 @@ while an episode runs; a worker killed mid-episode leaves its job to another wor
 SIGINT or SIGTERM, then finishes the episodes under way.`,
   options: {
     redis: { type: "string", value: "URL", description: "redis://HOST:PORT of the queue (required)" },
-    concurrency: {
-      ...sharedOption("concurrency", { description: "episodes at once (up to 256 for LLM-bound episodes)" }),
-      number: { kind: "integer", min: 1, max: 256 },
-    },
+    concurrency: sharedOption("concurrency", {
+      description: "episodes at once (up to 256 for LLM-bound episodes)",
+    }),
     "lock-ms": {
       type: "string",
       value: "MS",
