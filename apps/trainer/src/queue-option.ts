@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { PluginOptionValues } from "@hs/harness";
 import { type BenchmarkReference, createQueueExecutor, type QueueExecutor } from "@hs/queue";
-import { type CommandArguments, type CommandIo, integerOption, stringOption, UsageError } from "./command.js";
+import {
+  type BenchmarkSelection,
+  type CommandArguments,
+  type CommandIo,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "./command.js";
 import { sharedOption } from "./shared-options.js";
 
 /** The `--redis` options of the commands that run episodes. */
@@ -37,12 +44,12 @@ export interface TaskSource {
 export function queueExecutorOf(
   args: CommandArguments,
   io: CommandIo,
-  context: { phase: string; run: string; fallbackBenchmark?: string; tasks: TaskSource },
+  context: { phase: string; run: string; selection?: BenchmarkSelection; tasks: TaskSource },
 ): QueueExecutor | undefined {
   const redisUrl = stringOption(args, "redis");
   if (redisUrl === undefined) return undefined;
-  const specifier = args.benchmark?.specifier ?? context.fallbackBenchmark;
-  if (specifier === undefined)
+  const selection = context.selection ?? args.benchmark;
+  if (selection === undefined)
     throw new UsageError("--redis needs --bench (the workers open the same benchmark)");
   const run = `${context.phase}-${createHash("sha256").update(resolve(context.run)).digest("hex").slice(0, 16)}`;
   const executor = createQueueExecutor({
@@ -50,8 +57,8 @@ export function queueExecutorOf(
     run,
     phase: context.phase,
     benchmark: {
-      specifier: portableSpecifier(specifier),
-      options: definedValues(args.benchmark?.values ?? {}),
+      specifier: portableSpecifier(selection.specifier),
+      options: definedValues(selection.values),
       tasks:
         context.tasks.data === undefined
           ? { split: context.tasks.split }

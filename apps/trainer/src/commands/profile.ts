@@ -65,10 +65,9 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
     await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed");
-    const benchmark = await openBenchmark(
-      args,
-      args.benchmark === undefined ? await poolBenchmarkSelection(poolFile, pool.benchmark) : undefined,
-    );
+    const recorded =
+      args.benchmark === undefined ? await poolBenchmarkSelection(poolFile, pool.benchmark) : undefined;
+    const benchmark = await openBenchmark(args, recorded);
     const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
       io.stderr(`${message}\n`),
@@ -80,7 +79,7 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
     const executor = queueExecutorOf(args, io, {
       phase: "profile",
       run: out,
-      fallbackBenchmark: pool.benchmark,
+      ...(recorded === undefined ? {} : { selection: recorded }),
       tasks: { data: stringOption(args, "data"), split },
     });
     const { profiles, baseTrajectories } = await profilePool({
