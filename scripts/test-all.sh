@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Every test from a fresh clone: installs pnpm and the dependencies, installs and starts the services the
-# tests need (MariaDB; git, patch, python3 with pytest, bubblewrap), builds, type-checks, lints, runs every
-# package's tests and prints one total. The MariaDB it starts is stopped at the end; in CI (CI=true) a
-# MariaDB that cannot start fails the run instead of skipping its tests.
+# tests need (MariaDB, Redis; git, patch, python3 with pytest, bubblewrap), builds, type-checks, lints, runs every
+# package's tests and prints one total. The MariaDB and Redis it starts are stopped at the end; in CI
+# (CI=true) a MariaDB or Redis that cannot start fails the run instead of skipping its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
 bash scripts/tools.sh || echo "test-all: some tools could not be installed; tests that need them say so" >&2
 source scripts/mariadb-for-tests.sh
+source scripts/redis-for-tests.sh
 pnpm build
 pnpm typecheck
 pnpm lint

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs (when missing) the command-line tools the benchmark tests run for real: git and patch (SWE-bench's
 # patch application), python3 with pytest (test runs, agent code), bubblewrap (the per-episode sandbox),
-# chromium (the dashboard's browser tests).
+# chromium (the dashboard's browser tests), redis-server (the rollout queue's tests).
 # Debian's packages only; prints what it installs on stderr. Usage: bash scripts/tools.sh
 set -euo pipefail
 missing=()
@@ -13,6 +13,8 @@ command -v patch >/dev/null 2>&1 || missing+=(patch)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # the dashboard's browser tests drive Debian's chromium
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# the rollout queue (BullMQ) runs on Debian's Redis 7
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
 echo "tools: installing Debian's ${missing[*]} (one time)..." >&2

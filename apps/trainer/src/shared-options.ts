@@ -62,7 +62,8 @@ export const sharedOptions = {
     value: "N",
     description: "episodes in flight at once (results do not depend on it)",
     default: 1,
-    number: { kind: "integer", min: 1, max: 64 },
+    // up to 256: LLM-bound episodes on the queue's workers wait on a model server, not on this machine
+    number: { kind: "integer", min: 1, max: 256 },
   },
   rollouts: { type: "string", value: "N", description: "rollouts per task", number: positive },
   generations: {
@@ -109,6 +110,20 @@ export const sharedOptions = {
     number: { kind: "integer", min: 0, max: 65535 },
   },
   json: { type: "boolean", description: "print the result as JSON" },
+  redis: {
+    type: "string",
+    value: "URL",
+    description:
+      "run every episode on the rollout workers of this Redis (hs worker --redis URL); the same seed gives the same results as in this process",
+  },
+  "episode-time-limit": {
+    type: "string",
+    value: "MS",
+    description: "a worker gives up an episode after MS and the job is run again",
+    default: 600_000,
+    number: positive,
+    needs: "redis",
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 /** A shared option with the command's own wording; its type, range and companion stay the shared ones. */

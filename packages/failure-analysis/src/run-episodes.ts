@@ -1,5 +1,6 @@
 import {
   type BenchmarkV1,
+  type EpisodeExecutor,
   type HarnessConfig,
   type PolicyV1,
   runEpisode,
@@ -53,12 +54,16 @@ export interface EpisodeRunner {
   mode?: "sample" | "greedy";
   /** Cancels the run. */
   signal?: AbortSignal;
+  /** Where the episodes run (default: in this process); its concurrency then bounds the episodes in flight. */
+  executor?: EpisodeExecutor;
 }
 
 /** Runs episodes and returns their trajectories in job order. */
 export function runJobs(runner: EpisodeRunner, jobs: readonly EpisodeJob[]): Promise<Trajectory[]> {
-  return mapLimited(jobs, runner.concurrency ?? 1, (job) =>
-    runEpisode({
+  const run = runner.executor?.run ?? runEpisode;
+  const limit = Math.max(runner.concurrency ?? 1, runner.executor?.concurrency ?? 1);
+  return mapLimited(jobs, limit, (job) =>
+    run({
       task: job.task,
       benchmark: runner.benchmark,
       harness: job.harness,

@@ -1,6 +1,7 @@
 import { createRuleClassifier, type FailureClassifierV1, labelTrajectory } from "@hs/failure-analysis";
 import {
   type BenchmarkV1,
+  type EpisodeExecutor,
   genericConventions,
   InvalidInputError,
   observedTask,
@@ -54,6 +55,8 @@ export interface MethodRescueOptions {
   profileBuilder?: ProfileBuilder;
   /** Progress lines (re-anchoring). */
   onProgress?: (message: string) => void;
+  /** Where the rescue and re-anchoring rollouts run (default: in this process). */
+  executor?: EpisodeExecutor;
 }
 
 /** Recent base failures kept for re-anchoring. */
@@ -94,6 +97,7 @@ export function createMethodRescue(options: MethodRescueOptions): MethodRescue {
     keepBaseNegative: options.config.rescue.keepBaseNegative,
     seed: options.config.seed,
     profiles: current,
+    ...(options.executor === undefined ? {} : { executor: options.executor }),
     classify: async (trajectory) => {
       const task = tasksById.get(trajectory.taskId);
       const seen = task === undefined ? {} : { task: observedTask(options.benchmark, task) };
@@ -153,5 +157,6 @@ async function reanchor(
     conventions: options.benchmark.failureConventions ?? genericConventions,
     classifiers,
     ...(options.profileBuilder === undefined ? {} : { profileBuilder: options.profileBuilder }),
+    ...(options.executor === undefined ? {} : { executor: options.executor }),
   });
 }

@@ -1,6 +1,7 @@
 import type { FailureClassifierV1 } from "@hs/failure-analysis";
 import type {
   BenchmarkV1,
+  EpisodeExecutor,
   HarnessConfig,
   LearnerV1,
   PolicyV1,
@@ -45,6 +46,8 @@ export interface TrainMethodOptions {
   onProgress?: (message: string) => void;
   /** Cancels the run (it stops after the current step, resumable). */
   signal?: AbortSignal;
+  /** Where every rollout runs (default: in this process; e.g. a queue's workers); results do not depend on it. */
+  executor?: EpisodeExecutor;
 }
 
 /** What a training run returns. */
@@ -73,6 +76,7 @@ export async function trainMethod(options: TrainMethodOptions): Promise<TrainMet
     ...(options.classifiers === undefined ? {} : { classifiers: options.classifiers }),
     ...(options.profileBuilder === undefined ? {} : { profileBuilder: options.profileBuilder }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.executor === undefined ? {} : { executor: options.executor }),
   });
   const summary = await trainGrpo(
     {
@@ -85,6 +89,7 @@ export async function trainMethod(options: TrainMethodOptions): Promise<TrainMet
       ...methodRescue,
       ...(options.onStep === undefined ? {} : { onStep: options.onStep }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.executor === undefined ? {} : { executor: options.executor }),
     },
     options.config,
   );

@@ -1,4 +1,12 @@
-import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, TrainingSample, Trajectory } from "@hs/harness";
+import type {
+  BenchmarkV1,
+  EpisodeExecutor,
+  HarnessConfig,
+  PolicyV1,
+  Task,
+  TrainingSample,
+  Trajectory,
+} from "@hs/harness";
 import { runEpisode } from "@hs/harness";
 import { type AdvantageMethod, groupAdvantages, hasZeroVariance } from "./advantages.js";
 
@@ -41,23 +49,33 @@ export interface CollectGroupOptions {
   seeds: readonly number[];
   /** Cancels the collection. */
   signal?: AbortSignal;
+  /** Where the rollouts run (default: one after another in this process). */
+  executor?: EpisodeExecutor;
 }
 
-/** Runs one rollout per seed of the same task under the same harness. */
+/**
+ * Runs one rollout per seed of the same task under the same harness. With an executor the rollouts
+ * are in flight together (up to its concurrency); the trajectories keep the order of the seeds.
+ */
 export async function collectGroup(options: CollectGroupOptions): Promise<RolloutGroup> {
-  const trajectories: Trajectory[] = [];
-  for (const seed of options.seeds) {
-    trajectories.push(
-      await runEpisode({
+  const run = options.executor?.run ?? runEpisode;
+  const limit = options.executor?.concurrency ?? 1;
+  const trajectories = new Array<Trajectory>(options.seeds.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < options.seeds.length) {
+      const index = next++;
+      trajectories[index] = await run({
         task: options.task,
         benchmark: options.benchmark,
         harness: options.harness,
         policy: options.policy,
-        seed,
+        seed: options.seeds[index] as number,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-      }),
-    );
-  }
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, options.seeds.length)) }, lane));
   return { task: options.task, harnessId: options.harness.id, trajectories };
 }
 

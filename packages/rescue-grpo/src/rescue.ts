@@ -1,5 +1,6 @@
 import type {
   BenchmarkV1,
+  EpisodeExecutor,
   FailureLabel,
   ObservedTrajectory,
   PolicyV1,
@@ -51,6 +52,8 @@ export interface RescuerOptions {
   profiles: () => ProfileSet | null;
   /** Labels failure modes of a failed trajectory before routing; it gets the observed trajectory (no grading details). */
   classify?: (trajectory: ObservedTrajectory) => Promise<FailureLabel[]>;
+  /** Where the rescue rollouts run (default: in this process). */
+  executor?: EpisodeExecutor;
 }
 
 /** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
@@ -156,6 +159,7 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
         policy: options.policy,
         seeds,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...(options.executor === undefined ? {} : { executor: options.executor }),
       });
       rollouts += share;
       const successes = siblingGroup.trajectories.filter((trajectory) => trajectory.success).length;

@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   BenchmarkV1,
+  EpisodeExecutor,
   HarnessConfig,
   LearnerStats,
   LearnerV1,
@@ -102,6 +103,8 @@ export interface TrainerContext {
   restoreExtra?: (value: unknown) => void;
   /** Cancels the run between episodes. */
   signal?: AbortSignal;
+  /** Where the base rollouts run (default: in this process); the results do not depend on it. */
+  executor?: EpisodeExecutor;
 }
 
 /** The end of a run. */
@@ -250,6 +253,7 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
         policy: context.policy,
         seeds,
         ...signalOption,
+        ...(context.executor === undefined ? {} : { executor: context.executor }),
       });
       drawn++;
       ranTrajectories.push(...group.trajectories);

@@ -24,6 +24,7 @@ import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../ben
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { createOutboundCalls } from "../outbound-calls.js";
 import { benchmarkSourceOf } from "../pool-benchmark.js";
+import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { checkOutputFile } from "../run-directory.js";
 import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
@@ -123,6 +124,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
       description: "comma-separated directions (default: all seven)",
     },
     concurrency: sharedOption("concurrency"),
+    ...redisOptions,
     "llm-base-url": {
       type: "string",
       value: "URL",
@@ -205,6 +207,11 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
           ),
       });
     }
+    const executor = queueExecutorOf(args, io, {
+      phase: "evolve",
+      run: out,
+      tasks: { data: stringOption(args, "data"), split },
+    });
     const started = Date.now();
     const { pool, report, baseTrajectories } = await evolvePool({
       benchmark,
@@ -214,6 +221,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
       seed,
       directions,
       concurrency: integerOption(args, "concurrency"),
+      ...(executor === undefined ? {} : { executor }),
       rolloutsPerTask: integerOption(args, "rollouts"),
       generations: integerOption(args, "generations"),
       candidatesPerGeneration: integerOption(args, "candidates"),
@@ -229,6 +237,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
       onClassifierError: (classifierId, error, trajectoryId) =>
         calls.report(`classifier ${classifierId}`, error, `trajectory ${trajectoryId}`),
     });
+    await executor?.close();
     policy.dispose();
     await replaceAtomically(out, (draft) => writePool(draft, pool));
     const reportFile = `${out.replace(/\.json$/, "")}.evolution.json`;

@@ -10,6 +10,7 @@ import { reportCommand } from "./report.js";
 import { routeCommand } from "./route.js";
 import { serveCommand } from "./serve.js";
 import { trainCommand } from "./train.js";
+import { workerCommand } from "./worker.js";
 
 /** Every `hs` subcommand, in the order `hs --help` lists them. */
 export const commands: Command[] = [
@@ -24,4 +25,5 @@ export const commands: Command[] = [
   engineDiffCommand,
   exportCommand,
   serveCommand,
+  workerCommand,
 ];

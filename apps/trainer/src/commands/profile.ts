@@ -5,6 +5,7 @@ import { replaceAtomically } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, trainSplitOf } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { poolBenchmarkSelection } from "../pool-benchmark.js";
+import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { checkOutputFile } from "../run-directory.js";
 import { sharedOption } from "../shared-options.js";
 import { policyDirectoryOf, resolvePolicy } from "./eval.js";
@@ -45,6 +46,7 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
       number: { kind: "integer", min: 0 },
     },
     concurrency: sharedOption("concurrency"),
+    ...redisOptions,
   },
   async run(args, io) {
     const poolFile = stringOption(args, "pool");
@@ -63,10 +65,9 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
     await checkOutputFile("--out (failed episodes)", `${out.replace(/\.json$/, "")}.failed.jsonl`, inputs);
     const pool = await readPool(poolFile);
     const seed = integerOption(args, "seed");
-    const benchmark = await openBenchmark(
-      args,
-      args.benchmark === undefined ? await poolBenchmarkSelection(poolFile, pool.benchmark) : undefined,
-    );
+    const recorded =
+      args.benchmark === undefined ? await poolBenchmarkSelection(poolFile, pool.benchmark) : undefined;
+    const benchmark = await openBenchmark(args, recorded);
     const split = stringOption(args, "split") ?? trainSplitOf(benchmark);
     let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
       io.stderr(`${message}\n`),
@@ -75,6 +76,12 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
     if (limit > 0) tasks = tasks.slice(0, limit);
     const policy = await resolvePolicy(benchmark, spec, seed);
     const conventions = benchmark.failureConventions ?? genericConventions;
+    const executor = queueExecutorOf(args, io, {
+      phase: "profile",
+      run: out,
+      ...(recorded === undefined ? {} : { selection: recorded }),
+      tasks: { data: stringOption(args, "data"), split },
+    });
     const { profiles, baseTrajectories } = await profilePool({
       benchmark,
       policy,
@@ -82,12 +89,14 @@ episodes are written beside it (OUT with .failed.jsonl) for "hs route".`,
       tasks,
       seed,
       concurrency: integerOption(args, "concurrency"),
+      ...(executor === undefined ? {} : { executor }),
       rolloutsPerTask: integerOption(args, "rollouts"),
       step: integerOption(args, "step"),
       classifiers: [createRuleClassifier(conventions)],
       conventions,
       onProgress: (message) => io.stderr(`profile: ${message}\n`),
     });
+    await executor?.close();
     policy.dispose();
     await replaceAtomically(out, (draft) => writeProfileSet(draft, profiles));
     const failedFile = `${out.replace(/\.json$/, "")}.failed.jsonl`;

@@ -57,6 +57,8 @@ export interface QuickstartSettings {
   router?: string;
   /** Flags passed on to stages as given (`--rollouts` to evolve and profile, `--group-size` to train...). */
   stageFlags?: Partial<Record<"evolve" | "profile" | "train", string[]>>;
+  /** `--redis URL`: evolve, profile and train run their episodes on the workers of this queue. */
+  redis?: string;
 }
 
 /** Quickstart options passed on unchanged to the stages that take them, with their main-job default. */
@@ -110,6 +112,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
   const profiles = join(out, "profiles.json");
   const run = (method: string, seed: number) => join(out, "runs", method, `seed-${seed}`);
   const log = (name: string) => join(out, "logs", `${name}.log`);
+  const queue = settings.redis === undefined ? [] : ["--redis", settings.redis];
   const evolve: CliJob = {
     name: "evolve",
     args: [
@@ -125,6 +128,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "--concurrency",
       String(settings.workers),
       ...(settings.stageFlags?.evolve ?? []),
+      ...queue,
       "--out",
       pool,
     ],
@@ -144,6 +148,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "--concurrency",
       String(settings.workers),
       ...(settings.stageFlags?.profile ?? []),
+      ...queue,
       "--out",
       profiles,
     ],
@@ -169,6 +174,7 @@ export function quickstartPlan(settings: QuickstartSettings) {
         ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
         ...(method === "harness-s" ? routerArguments(settings) : []),
         ...(settings.stageFlags?.train ?? []),
+        ...queue,
       ],
       log: log(`train-${method}-${seed}`),
     })),
@@ -366,6 +372,10 @@ The stages' progress lines are passed through (at most one per stage every ${pro
       default: 0,
       defaultNote: "any free port",
     }),
+    redis: sharedOption("redis", {
+      description:
+        "evolve, profile and train run their episodes on the rollout workers of this Redis (hs worker --redis URL); the results are those of a run without it",
+    }),
     json: sharedOption("json", { description: "print results.json on stdout" }),
   },
   notes: `A benchmark plugin may set its own defaults for these (its mainJobDefaults: swegym and appworld run
@@ -387,6 +397,7 @@ smaller jobs, their episodes run real test suites and Python); a value given her
       reanchorEvery: integerOption(args, "reanchor-every"),
       heldoutSplits: await heldoutSplitsOf(args),
       stageFlags: stageFlagsOf(args, defaults),
+      ...(stringOption(args, "redis") === undefined ? {} : { redis: stringOption(args, "redis") as string }),
     };
     const router = stringOption(args, "router");
     if (router !== undefined) {

@@ -20,6 +20,7 @@ import {
 } from "../benchmark-selection.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { guardFiniteLearner } from "../finite-guard.js";
+import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { resolveRouter, routerOptionUsage } from "../routers.js";
 import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js";
 import { checkRunConfigFile, readCheckpointStep } from "../run-state-file.js";
@@ -134,6 +135,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       description: `embedded (default: the embedded policy of --seed) ${tinkerPolicyWording}`,
     }),
     ...tinkerOptions,
+    ...redisOptions,
     json: sharedOption("json", { description: "print the run summary as JSON" }),
   },
   async run(args, io) {
@@ -166,6 +168,10 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     if (baseModel !== undefined && (init !== undefined || args.values.hidden !== undefined))
       throw new UsageError(
         "--init and --hidden are the embedded policy's; a tinker: policy starts from its base model",
+      );
+    if (baseModel !== undefined && args.values.redis !== undefined)
+      throw new UsageError(
+        "--redis sends the embedded policy's weights to the workers; a tinker: policy's sampler is not sent (run it without --redis)",
       );
     if (init !== undefined && args.values.hidden !== undefined)
       throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
@@ -252,6 +258,14 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       io.stderr(
         `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
+      const executor = queueExecutorOf(args, io, {
+        phase: "train",
+        run: runDirectory,
+        tasks: {
+          data: stringOption(args, "data"),
+          split: stringOption(args, "split") ?? trainSplitOf(benchmark),
+        },
+      });
       const { summary, profiles } = await trainMethod({
         benchmark,
         harness,
@@ -263,9 +277,11 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
         pool,
         profiles: profileSet,
         router,
+        ...(executor === undefined ? {} : { executor }),
         onProgress: (message) => io.stderr(`${message}\n`),
         onStep: (metrics) => io.stderr(`${trainStepLine(metrics, config.rolloutBudget)}\n`),
       });
+      await executor?.close();
       if (profiles !== null && profiles.history.length > 0) {
         await replaceAtomically(join(runDirectory, "profiles.json"), (draft) =>
           writeProfileSet(draft, profiles),

@@ -1,5 +1,6 @@
 export * from "./action-format-middleware.js";
 export * from "./context-middleware.js";
+export * from "./episode-executor.js";
 export * from "./error-recovery-middleware.js";
 export * from "./prompt-middleware.js";
 export * from "./run-episode.js";

@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../main.js";
+
+const redisUrl = process.env.HS_REDIS_URL;
+if (redisUrl === undefined && (process.env.CI === "true" || process.env.CI === "1"))
+  throw new Error(
+    "HS_REDIS_URL is not set: in CI the queue tests must run (scripts/test-all.sh starts Redis)",
+  );
+if (redisUrl === undefined)
+  console.warn("hs worker tests skipped: HS_REDIS_URL is not set (bash scripts/redis.sh start)");
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, "../../dist/cli.js");
+const devFile = join(here, "../../../../packages/benchmarks-dbbench/data/dev.jsonl");
+const directories: string[] = [];
+afterAll(async () => {
+  for (const directory of directories) await rm(directory, { recursive: true, force: true });
+});
+
+async function hs(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const code = await main(args, { stdout: () => {}, stderr: (text) => (stderr += text) });
+  return { code, stderr };
+}
+
+function startWorker(url: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [cli, "worker", "--redis", url, "--concurrency", "2"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  return new Promise((ready, fail) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("taking jobs")) ready({ child, output: () => output });
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
+    child.on("exit", (code) => fail(new Error(`hs worker exited with ${code}: ${output}`)));
+  });
+}
+
+const clockFields = new Set(["wallMs", "policyMs", "environmentMs", "timings", "elapsedMs"]);
+const withoutClock = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutClock)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([key]) => !clockFields.has(key))
+            .map(([key, inner]) => [key, withoutClock(inner)]),
+        )
+      : value;
+const lines = (directory: string, file: string) =>
+  readFileSync(join(directory, file), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.stringify(withoutClock(JSON.parse(line))));
+
+describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => {
+  it("trains through a worker process with the same trajectories, metrics and weights as in process", async () => {
+    const url = redisUrl as string;
+    const directory = await mkdtemp(join(tmpdir(), "hs-worker-"));
+    directories.push(directory);
+    const data = join(directory, "four.jsonl");
+    writeFileSync(data, `${readFileSync(devFile, "utf8").split("\n").slice(40, 44).join("\n")}\n`);
+    const train = (out: string, ...extra: string[]) =>
+      hs([
+        ...["train", "--bench", "dbbench", "--method", "grpo", "--data", data, "--seed", "2"],
+        ...["--budget", "16", "--group-size", "4", "--prompts-per-step", "2", "--out", join(directory, out)],
+        ...extra,
+      ]);
+    const worker = await startWorker(url);
+    try {
+      const queued = await train("queued", "--redis", url);
+      expect(queued.code, queued.stderr).toBe(0);
+      expect(queued.stderr).toContain("episodes go to the workers of");
+    } finally {
+      worker.child.kill("SIGTERM");
+      await new Promise((gone) => worker.child.once("exit", gone));
+    }
+    // every rollout ran on a worker (this one, or another started on the same Redis)
+    expect(Number(/worker: (\d+) episodes done/.exec(worker.output())?.[1])).toBeGreaterThan(0);
+    expect((await train("local")).code).toBe(0);
+    for (const file of ["trajectories.jsonl", "metrics.jsonl"])
+      expect(lines(join(directory, "queued"), file)).toEqual(lines(join(directory, "local"), file));
+    const weights = (out: string) => readFileSync(join(directory, out, "final", "policy.json"));
+    expect(weights("queued").equals(weights("local"))).toBe(true);
+  }, 120_000);
+
+  it("refuses --redis with a tinker policy and --episode-time-limit without --redis", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "hs-worker-usage-"));
+    directories.push(directory);
+    const out = join(directory, "run");
+    const tinker = await hs([
+      "train",
+      "--bench",
+      "dbbench",
+      "--method",
+      "grpo",
+      "--policy",
+      "tinker:Qwen/Qwen3-4B",
+      "--out",
+      out,
+      "--redis",
+      "redis://127.0.0.1:1",
+    ]);
+    expect(tinker.code).toBe(2);
+    expect(tinker.stderr).toMatch(/--redis sends the embedded policy's weights/);
+    const limit = await hs([
+      "train",
+      "--bench",
+      "dbbench",
+      "--method",
+      "grpo",
+      "--budget",
+      "16",
+      "--out",
+      join(directory, "limit"),
+      "--episode-time-limit",
+      "100",
+    ]);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toMatch(/--episode-time-limit needs --redis/);
+  }, 60_000);
+});

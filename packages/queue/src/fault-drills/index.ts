@@ -1,0 +1,2 @@
+export * from "./drill-benchmarks.js";
+export * from "./faulty-worker.js";
