@@ -18,7 +18,8 @@ export function shownExplores(read: ReadView): Set<string> {
 /** Headers in the WHERE of the last query when it returned nothing, whose values no result has shown. */
 export function unexploredFailedColumns(read: ReadView): string[] {
   const last = read.actions.at(-1);
-  if (last?.sql === null || last?.sql === undefined || last.rows?.length !== 0) return [];
+  // the `[]` after an INSERT or UPDATE is AgentBench's reply to any change, not an empty result
+  if (last?.kind !== "select" || last.sql === null || last.rows?.length !== 0) return [];
   const sql = last.sql.toLowerCase();
   const where = sql.indexOf(" where ");
   if (where < 0) return [];
@@ -60,20 +61,44 @@ function exploreTarget(context: ViewContext): GrammarStep {
   );
 }
 
-/** An explore: a preview of the table, the distinct values of a column, or the read-back of the last change. */
+/**
+ * Before any statement has filtered (a WHERE), the headers the question ties a filter value to (every
+ * tied header of a question, the filter of an UPDATE, none of an INSERT) whose values no result has shown.
+ */
+export function unseenFilterColumns(context: ViewContext): string[] {
+  const { read } = context;
+  if (read.actions.some((action) => action.sql !== null && /\bwhere\b/i.test(action.sql))) return [];
+  const { alignment } = context.question;
+  const tied =
+    context.context["cue-insert"] === 1
+      ? []
+      : context.context["cue-update"] === 1
+        ? [alignment.filter].filter((header) => header !== null)
+        : [...alignment.byHeader.keys()];
+  return tied.filter((header) => !read.cellsByColumn.has(header));
+}
+
+/**
+ * An explore: a preview of the table, the distinct values of a column, or the read-back of the last
+ * change. While an UPDATE has not been read back, looking means reading it back, under every harness,
+ * so the decision to read back is the kind decision alone and a check that asks for it only guides it.
+ */
 export function exploreStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const { read } = context;
   const target = walk.take();
-  const readBackSql = context.readBackSql;
+  const readBack = context.pendingReadBack;
   if (target === null) {
-    // the check asked for reads back the last change
-    if (readBackSql !== null)
+    if (readBack !== null)
       return ask({
         name: "explore-target",
-        options: [optionOver("change:last", context.contextVector.slice(), { "guide-explore": 1 })],
+        options: [
+          optionOver("change:last", context.contextVector.slice(), {
+            "guide-explore": context.readBackSql === null ? 0 : 1,
+          }),
+        ],
       });
     return exploreTarget(context);
   }
-  if (target === "change:last" && readBackSql !== null) return sqlAction(read, readBackSql);
+  if (target === "change:last" && readBack !== null) return sqlAction(read, readBack);
   return sqlAction(read, exploreSql(read.table, labelValue(target)));
 }

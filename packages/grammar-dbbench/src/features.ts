@@ -135,6 +135,11 @@ export const featureNames = [
   "explore-after-empty",
   // on an explore target: that column is one such column
   "explore-failed-column",
+  // on kind:explore: the last UPDATE has not been read back yet (an explore then reads its rows back)
+  "read-back-unchecked",
+  // on kind:explore: no statement has filtered yet and a column the question ties a filter value to has
+  // values no result has shown (look at the values before the first WHERE)
+  "explore-before-filter",
   "bias",
 ] as const;
 

@@ -1,6 +1,6 @@
 import { type GrammarStep, labelValue } from "@hs/harness";
 import { ask, categorical, guide, withoutOptions } from "./decision-options.js";
-import { shownExplores, unexploredFailedColumns } from "./explore-step.js";
+import { shownExplores, unexploredFailedColumns, unseenFilterColumns } from "./explore-step.js";
 import { grammarTuning } from "./features.js";
 import { cue, type ViewContext } from "./view-context.js";
 
@@ -71,6 +71,14 @@ function kindAdvice(context: ViewContext, question: boolean) {
   };
 }
 
+/**
+ * 1 when nothing has filtered yet and a column the question ties a filter value to has values no
+ * result has shown (cells a harness listed count as shown), else 0.
+ */
+function exploreBeforeFilter(context: ViewContext): number {
+  return context.pendingReadBack === null && unseenFilterColumns(context).length > 0 ? 1 : 0;
+}
+
 /** The first decision of every action: which kind of action it is. */
 export function kindStep(context: ViewContext): GrammarStep {
   const { read } = context;
@@ -80,7 +88,9 @@ export function kindStep(context: ViewContext): GrammarStep {
   const advice = kindAdvice(context, question);
   const shown = shownExplores(read);
   const afterEmpty = cue(context, "last-empty") === 1 && unexploredFailedColumns(read).length > 0 ? 1 : 0;
-  const canExplore = advice.readBack || ["*", ...read.headers].some((target) => !shown.has(target));
+  const readBack = context.pendingReadBack !== null ? 1 : 0;
+  const beforeFilter = exploreBeforeFilter(context);
+  const canExplore = readBack === 1 || ["*", ...read.headers].some((target) => !shown.has(target));
   const decision = withoutOptions(
     categorical("kind", kinds, context, "kind", (item) => fits[item] ?? 0),
     (label) => canExplore || label !== "kind:explore",
@@ -93,6 +103,8 @@ export function kindStep(context: ViewContext): GrammarStep {
       return {
         "guide-explore": (advice.explore || advice.readBack) && item === "explore" ? 1 : 0,
         "explore-after-empty": item === "explore" ? afterEmpty : 0,
+        "read-back-unchecked": item === "explore" ? readBack : 0,
+        "explore-before-filter": item === "explore" ? beforeFilter : 0,
         "answer-pressure": answer
           ? Math.min(1, Math.max(0, read.actions.length - 2) / grammarTuning.answerPressureActions)
           : 0,

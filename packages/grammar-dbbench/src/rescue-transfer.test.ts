@@ -1,5 +1,5 @@
-import { dbbenchEmptyResultNotes } from "@hs/benchmarks-dbbench";
-import { type ActionGrammarV1, harnessCallMarker, type PolicyView } from "@hs/harness";
+import { dbbenchCheckPrompts, dbbenchEmptyResultNotes, dbbenchHintPhrases } from "@hs/benchmarks-dbbench";
+import { type ActionGrammarV1, type ChatMessage, harnessCallMarker, type PolicyView } from "@hs/harness";
 import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
 import { describe, expect, it } from "vitest";
 import { v02View } from "./__fixtures__/views.js";
@@ -46,6 +46,30 @@ function greedyFrom(view: PolicyView, prefix: readonly string[]): string[] {
     chosen.push(scored[0]?.label ?? "");
   }
   return chosen;
+}
+
+/** The view with a hint appended to the task message, as the guidance direction renders it. */
+function withHint(view: PolicyView, hint: string): PolicyView {
+  const messages = view.messages.map(
+    (message, index): ChatMessage =>
+      index === 2 ? { ...message, content: `${message.content}\n\nHints:\n- ${hint}` } : message,
+  );
+  return { ...view, messages };
+}
+
+/** How much one update on `group` multiplies the base-harness probability of each `[prefix, label]`. */
+async function rises(
+  scoring: ActionGrammarV1,
+  group: readonly { view: PolicyView; labels: readonly string[]; advantage: number }[],
+  base: PolicyView,
+  decisions: readonly [readonly string[], string][],
+): Promise<number[]> {
+  const { before, after } = await rescueUpdate(scoring, group);
+  return decisions.map(
+    ([prefix, label]) =>
+      decisionProbability(after, scoring, base, prefix, label) /
+      decisionProbability(before, scoring, base, prefix, label),
+  );
 }
 
 function feature(view: PolicyView, chosen: readonly string[], label: string, name: FeatureName): number {
@@ -131,5 +155,65 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
     const value = (policy: typeof before) =>
       decisionProbability(policy, grammar, base, prefix, "value:August 15, 2000");
     expect(value(after)).toBeGreaterThan(value(before));
+  });
+
+  it("reading back the rows an UPDATE should have reached (the verification direction's check)", async () => {
+    const buildings = ["Name", "Location", "Historic England Description", "Year Listed"];
+    const change = "Set the 'Year Listed' of 'Windsor Castle' in the 'Listed Buildings' to 1992.";
+    const update = query(
+      "UPDATE `Listed Buildings` SET `Year Listed` = '1992' WHERE `Historic England Description` = 'Windsor Castle';",
+    );
+    const readBack =
+      "SELECT * FROM `Listed Buildings` WHERE `Historic England Description` = 'Windsor Castle';";
+    const base = v02View(change, "Listed Buildings", buildings, [[update, "[]"]]);
+    // the sibling held the commit with its check; the rescued rollout read the change back
+    const sibling = v02View(change, "Listed Buildings", buildings, [
+      [update, "[]"],
+      ["Action: Answer\nFinal Answer: []", dbbenchCheckPrompts.readBackChange.replace("{answer}", "[]")],
+    ]);
+    const readingBack = greedyFrom(sibling, []);
+    expect(readingBack).toEqual(["kind:explore", "change:last"]);
+    // the base harness offers the same read-back, and the untrained policy does not take it
+    expect(greedyFrom(base, [])[0]).toBe("kind:answer");
+    const baseStep = grammar.next(base, ["kind:explore", "change:last"]);
+    expect(baseStep.done && baseStep.content).toContain(readBack);
+    for (const view of [base, sibling])
+      expect(feature(view, [], "kind:explore", "read-back-unchecked")).toBe(1);
+    const group = [
+      { view: sibling, labels: readingBack, advantage: 1 },
+      { view: sibling, labels: greedyFrom(sibling, ["kind:answer"]), advantage: -1 },
+    ];
+    const decisions: [string[], string][] = [[[], "kind:explore"]];
+    const [shared = 0] = await rises(grammar, group, base, decisions);
+    expect(shared).toBeGreaterThan(1.2);
+    const [ablated = 0] = await rises(without(["read-back-unchecked"]), group, base, decisions);
+    expect(shared).toBeGreaterThan(ablated);
+  });
+
+  it("looking at a column's distinct values before the first filter (the guidance direction's hint)", async () => {
+    const question =
+      "What is the Presentation of Credentials has a Termination of Mission listed as August 15, 2000?";
+    const base = v02View(question, table, headers);
+    const sibling = withHint(base, dbbenchHintPhrases.previewBeforeFilter);
+    const looked = greedyFrom(sibling, []);
+    expect(looked).toEqual(["kind:explore", "column:Termination of Mission"]);
+    // a real choice under the base harness: looking and querying straight away are both offered
+    const kinds = grammar.next(base, []);
+    const offered = kinds.done ? [] : kinds.decision.options.map((option) => option.label);
+    expect(offered).toEqual(expect.arrayContaining(["kind:explore", "kind:query"]));
+    for (const view of [base, sibling])
+      expect(feature(view, [], "kind:explore", "explore-before-filter")).toBe(1);
+    // once a harness listed the column's values there is nothing to look at before filtering
+    const listed = v02View(question, table, headers, [[query(distinctSql), cells]]);
+    expect(feature(listed, [], "kind:explore", "explore-before-filter")).toBe(0);
+    const group = [
+      { view: sibling, labels: looked, advantage: 1 },
+      { view: sibling, labels: greedyFrom(sibling, ["kind:query"]), advantage: -1 },
+    ];
+    const decisions: [string[], string][] = [[[], "kind:explore"]];
+    const [shared = 0] = await rises(grammar, group, base, decisions);
+    expect(shared).toBeGreaterThan(1);
+    const [ablated = 0] = await rises(without(["explore-before-filter"]), group, base, decisions);
+    expect(shared).toBeGreaterThan(ablated);
   });
 });

@@ -48,7 +48,12 @@ export interface ViewContext {
   guidance: ViewGuidance;
   /** Which UPDATEs were read back afterwards, and which of those reached no rows. */
   changes: ChangeChecks;
-  /** The read-back of the last UPDATE when a check asks for it and none was run yet (null otherwise). */
+  /**
+   * The read-back of the last UPDATE when none was run yet, whatever the harness (null otherwise): the
+   * base harness offers it as much as a check does, so reading back is the policy's own decision.
+   */
+  pendingReadBack: string | null;
+  /** `pendingReadBack` when a check asks for it (null otherwise). */
   readBackSql: string | null;
 }
 
@@ -141,6 +146,7 @@ export function viewContext(view: PolicyView, maxSpan: number): ViewContext {
   const context = contextFeatures(read, changes);
   const question = questionContext(read, maxSpan);
   const guidance = viewGuidance(read);
+  const pendingReadBack = changes.unchecked?.sql != null ? changeCheckSql(changes.unchecked.sql) : null;
   const result: ViewContext = {
     read,
     values: question.values,
@@ -158,10 +164,8 @@ export function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     contextVector: featureVector(context),
     guidance,
     changes,
-    readBackSql:
-      guidance.check?.asksChangeCheck === true && changes.unchecked?.sql != null
-        ? changeCheckSql(changes.unchecked.sql)
-        : null,
+    pendingReadBack,
+    readBackSql: guidance.check?.asksChangeCheck === true ? pendingReadBack : null,
   };
   contextCache.set(view, result);
   return result;
