@@ -14,7 +14,10 @@
 // harness induces (read from its config's texts and harness-made calls). The figures are also written
 // to DIR/behaviour-frequency.json (or --out), which bench/experiment-properties.mjs prints.
 //
-//   node bench/behaviour-frequency.mjs runs/exp-dbbench [--methods grpo,harness-s] [--cli apps/trainer/dist/cli.js] [--out FILE]
+//   node bench/behaviour-frequency.mjs runs/exp-dbbench [--methods grpo,harness-s] [--cli apps/trainer/dist/cli.js] [--out FILE] [--seeds 1,2,3]
+//
+// Seeds come from DIR/results.json unless --seeds names them (to measure finished runs while others
+// train); rows already in the output file for the same split and policy are kept.
 //
 // Use the `hs` build the experiment was trained with (weights of one grammar version load only in it).
 import { execFile } from "node:child_process";
@@ -32,6 +35,7 @@ const { values, positionals } = parseArgs({
     cli: { type: "string", default: "apps/trainer/dist/cli.js" },
     split: { type: "string", default: "dev" },
     out: { type: "string" },
+    seeds: { type: "string" },
   },
 });
 const experiment = positionals[0];
@@ -41,8 +45,11 @@ if (experiment === undefined) {
   );
   process.exit(2);
 }
-const results = JSON.parse(await readFile(join(experiment, "results.json"), "utf8"));
-const seeds = results.seeds;
+const seeds =
+  values.seeds === undefined
+    ? JSON.parse(await readFile(join(experiment, "results.json"), "utf8")).seeds
+    : values.seeds.split(",").map(Number);
+const out = values.out ?? join(experiment, "behaviour-frequency.json");
 
 const sqlOf = (step) => /```sql\s*([\s\S]*?)```/.exec(step.action?.content ?? "")?.[1]?.trim() ?? null;
 const replyOf = (step) => step.executed?.[0]?.result?.content ?? "";
@@ -130,20 +137,22 @@ async function frequencies(policyArgs) {
   }
 }
 
+// rows an earlier run wrote to the same file for the same split are kept (delete it to measure again)
+const earlier = existsSync(out) ? JSON.parse(await readFile(out, "utf8")) : null;
+const keptRows = earlier?.split === values.split ? earlier.rows : [];
 const rows = [];
-for (const seed of seeds)
-  rows.push({
-    policy: "untrained",
-    seed,
-    ...(await frequencies(["--policy", "embedded", "--seed", String(seed)])),
-  });
-for (const method of values.methods.split(",").filter(Boolean)) {
-  for (const seed of seeds) {
-    const policy = `embedded:${join(experiment, "runs", method, `seed-${seed}`)}`;
-    rows.push({ policy: method, seed, ...(await frequencies(["--policy", policy])) });
-    process.stderr.write(`${method} seed ${seed} done\n`);
-  }
+async function measure(policy, seed, policyArgs) {
+  const kept = keptRows.find(
+    (row) =>
+      row.policy === policy && row.seed === seed && Object.keys(behaviours).every((name) => name in row),
+  );
+  rows.push(kept ?? { policy, seed, ...(await frequencies(policyArgs)) });
+  process.stderr.write(`${policy} seed ${seed} ${kept === undefined ? "done" : "kept"}\n`);
 }
+for (const seed of seeds) await measure("untrained", seed, ["--policy", "embedded", "--seed", String(seed)]);
+for (const method of values.methods.split(",").filter(Boolean))
+  for (const seed of seeds)
+    await measure(method, seed, ["--policy", `embedded:${join(experiment, "runs", method, `seed-${seed}`)}`]);
 const cell = ({ shown, applicable }) => `${shown}/${applicable}`;
 console.log(`| policy | seed | ${Object.keys(behaviours).join(" | ")} |`);
 console.log(
@@ -177,7 +186,6 @@ for (const policy of ["untrained", ...values.methods.split(",").filter(Boolean)]
 }
 for (const sibling of siblings)
   console.log(`${sibling.id} (${sibling.direction}) induces: ${sibling.behaviours.join(", ")}`);
-const out = values.out ?? join(experiment, "behaviour-frequency.json");
 await writeFile(
   out,
   `${JSON.stringify({ split: values.split, harness: "base", siblings, rows, totals }, null, 2)}\n`,
