@@ -1,8 +1,11 @@
 import type { ChatMessage } from "../spec/message.js";
 import type { endReasons, HarnessEvent, TrajectoryStep } from "../spec/trajectory.js";
-import type { Turn } from "./context-middleware.js";
+import type { Turn } from "./select-context.js";
 
-/** The mutable state of one episode, updated only through immer. */
+/**
+ * The state of one episode. It belongs to the run that created it (no other code holds it), so the
+ * steps update it in place; a step's own counters are written back only once the step is recorded.
+ */
 export interface EpisodeState {
   /** Pinned messages: system, examples, task. */
   initial: ChatMessage[];
@@ -26,6 +29,23 @@ export interface EpisodeState {
   environmentMs: number;
   /** Milliseconds in the policy. */
   policyMs: number;
+}
+
+/** The state of an episode before its first step. */
+export function initialEpisodeState(initial: ChatMessage[]): EpisodeState {
+  return {
+    initial,
+    turns: [],
+    steps: [],
+    malformedInARow: 0,
+    checks: 0,
+    outputChars: 0,
+    droppedTurns: 0,
+    endReason: null,
+    error: null,
+    environmentMs: 0,
+    policyMs: 0,
+  };
 }
 
 /** Every event of every step, in order. */

@@ -1,9 +1,11 @@
-export * from "./action-format-middleware.js";
-export * from "./context-middleware.js";
 export * from "./episode-executor.js";
-export * from "./error-recovery-middleware.js";
-export * from "./prompt-middleware.js";
+export * from "./hold-submit.js";
+export * from "./parse-action.js";
+export * from "./render-feedback.js";
+export * from "./render-initial-messages.js";
 export * from "./run-episode.js";
+export * from "./run-episode-options.js";
+export { stepSeed } from "./run-step.js";
+export * from "./select-context.js";
 export * from "./template.js";
-export * from "./tool-exposure-middleware.js";
-export * from "./verification-middleware.js";
+export * from "./tool-exposure.js";

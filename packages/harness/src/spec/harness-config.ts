@@ -241,7 +241,7 @@ export const directionSection = {
 } as const satisfies Record<FixDirection, string>;
 
 /**
- * A harness as data (version 1). Every section maps to one middleware of the runtime, and to one fix
+ * A harness as data (version 1). Every section maps to one step of the runtime, and to one fix
  * direction of evolution.
  */
 export const harnessConfigSchema = strictSection({

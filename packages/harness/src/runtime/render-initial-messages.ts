@@ -16,7 +16,7 @@ export function describeTools(tools: readonly ToolSpec[]): string {
 }
 
 /**
- * The prompt-and-hints middleware (section `prompt`): renders the system message, the few-shot
+ * Prompt and hints (section `prompt`): renders the system message, the few-shot
  * examples and the task message (an empty system message is left out, as AgentBench v0.2 sends
  * none). These are the pinned messages of the episode.
  */

@@ -24,7 +24,7 @@ function fillArguments(value: unknown, args: Readonly<Record<string, unknown>>):
 }
 
 /**
- * The tool-exposure middleware (section `tools`): a subset of the environment's tools plus macro tools
+ * Tool exposure (section `tools`): a subset of the environment's tools plus macro tools
  * built from them; a macro step's string arguments may use `{param}` (the macro's arguments) and
  * `{metadata.KEY}` (the task's public metadata). Names that do not exist in the environment are rejected up front.
  */

@@ -25,7 +25,7 @@ function parseTextAction(
 }
 
 /**
- * The action-format middleware (section `actionFormat`): turns a policy action into tool calls, with
+ * Action parsing (section `actionFormat`): turns a policy action into tool calls, with
  * native tool calls or with the rules of a text protocol.
  */
 export function parseAction(

@@ -1,7 +1,7 @@
 import type { HarnessConfig } from "../spec/harness-config.js";
 import { fillTemplate } from "./template.js";
 
-/** The error-recovery middleware (section `errorRecovery`): how a tool error is shown. */
+/** Renders (section `errorRecovery`) how a tool error is shown. */
 export function renderToolError(
   section: HarnessConfig["errorRecovery"],
   tool: string,
@@ -10,7 +10,7 @@ export function renderToolError(
   return `${fillTemplate(section.toolErrorTemplate, { error, tool })}${section.toolErrorSuffix}`;
 }
 
-/** The error-recovery middleware: the re-prompt after an unparsable action. */
+/** Renders (section `errorRecovery`) the re-prompt after an unparsable action. */
 export function renderMalformedAction(
   section: HarnessConfig["errorRecovery"],
   reason: string,
@@ -19,7 +19,7 @@ export function renderMalformedAction(
   return fillTemplate(section.malformedActionTemplate, { reason, reply });
 }
 
-/** The error-recovery middleware: a successful tool result, with the empty-result note when it matches. */
+/** Renders (section `errorRecovery`) a successful tool result, with the empty-result note when it matches. */
 export function renderToolResult(section: HarnessConfig["errorRecovery"], content: string): string {
   const note = section.emptyResult;
   if (note === undefined || !new RegExp(note.pattern).test(content)) return content;

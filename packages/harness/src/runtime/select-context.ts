@@ -20,7 +20,7 @@ export function truncateObservation(
 }
 
 /**
- * The context middleware (section `context`): which messages the policy sees. Keeps the last N turns;
+ * Context selection (section `context`): which messages the policy sees. Keeps the last N turns;
  * the initial messages are kept when pinned, otherwise only the system message survives a cut.
  */
 export function selectContext(

@@ -11,7 +11,7 @@ export function matchesSubmit(section: HarnessConfig["verification"], call: Tool
 }
 
 /**
- * The verification middleware (section `verification`): holds back a submit for a check, at most
+ * Verification (section `verification`): holds back a submit for a check, at most
  * `maxChecks` times per episode. Returns the text to show instead, or null to let the submit through.
  */
 export function holdSubmitForCheck(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../spec/message.js";
-import { selectContext, type Turn, trimOlderOutputs } from "./context-middleware.js";
+import { selectContext, type Turn, trimOlderOutputs } from "./select-context.js";
 
 const marker = "[NOT SHOWN FOR BREVITY]";
 const turn = (index: number, outputChars: number): Turn => ({
