@@ -1,7 +1,7 @@
-import { type PolicyV1, type PolicyView, textSeed } from "@hs/harness";
+import { type PolicyV1, type PolicyView, rerollControlId, textSeed } from "@hs/harness";
 import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { evolvePool, rerollControlId } from "./evolve.js";
+import { evolvePool } from "./evolve.js";
 
 /**
  * A policy whose success is luck: it looks the answer up with probability 0.3 drawn from the step seed

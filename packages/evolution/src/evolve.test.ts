@@ -1,14 +1,14 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { poolSchema } from "@hs/harness";
+import { poolSchema, rerollControlId } from "@hs/harness";
 import {
   createLookupBenchmark,
   createLookupSensitivePolicy,
   lookupTextHarness,
 } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
-import { evolvePool, rerollControlId } from "./evolve.js";
+import { evolvePool } from "./evolve.js";
 import { changedSections } from "./operators.js";
 import { readPool, writePool } from "./pool-file.js";
 

@@ -2,22 +2,17 @@ import {
   createRuleClassifier,
   defaultModeDirections,
   type EpisodeRunner,
-  episodeSeed,
   type FailureClassifierV1,
   type FailureMode,
-  labelTrajectory,
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
 import {
   createPool,
-  createSibling,
+  createRandom,
   type FixDirection,
   fixDirections,
   type HarnessConfig,
-  harnessHash,
-  observedTask,
-  observedTrajectory,
   type Pool,
   rerollControlId,
   type Sibling,
@@ -25,11 +20,15 @@ import {
   type Task,
   type Trajectory,
 } from "@hs/harness";
+import { admitBest } from "./candidate-admission.js";
+import { searchDirection } from "./candidate-search.js";
 import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
-import { applyOperator, builtinOperators, createRandom, type MutationOperator, pick } from "./operators.js";
+import type { EvolutionRun } from "./evolution-run.js";
+import { type BaseRun, probeToolNames, runBase } from "./evolve-base-run.js";
+import { builtinOperators, type MutationOperator } from "./operators.js";
 import { parsePool } from "./pool-file.js";
 import type { ProposalLogEntry, ProposerV1 } from "./proposer.js";
-import { createRerollControl, freshSeed, type PairedRescues } from "./reroll-control.js";
+import { createRerollControl, freshSeed } from "./reroll-control.js";
 import { measureRescueProperties, type RescueProperties, type RescueRecord } from "./rescue-properties.js";
 
 /** The defaults of `evolvePool`'s numeric options (the CLI shows and uses the same). */
@@ -146,14 +145,6 @@ export interface EvolutionReport {
   properties: RescueProperties | null;
 }
 
-/** Id of the control row: the base harness re-run with fresh seeds. */
-export { rerollControlId } from "@hs/harness";
-
-interface Candidate {
-  config: HarnessConfig;
-  record: CandidateRecord;
-}
-
 /**
  * Directional harness evolution. Runs the base harness, labels its failures, and for each direction
  * grows candidates with that direction's operators (and the proposer) and validates each on the base
@@ -167,238 +158,36 @@ export async function evolvePool(
   options: EvolveOptions,
 ): Promise<{ pool: Pool; report: EvolutionReport; baseTrajectories: Trajectory[] }> {
   const seed = options.seed ?? 0;
-  const random = createRandom(seed);
   const progress = options.onProgress ?? (() => {});
-  const modeDirections = options.modeDirections ?? defaultModeDirections;
-  const classifiers = options.classifiers ?? [createRuleClassifier()];
-  const library = options.library ?? genericLibrary;
-  const operators = options.operators ?? builtinOperators;
-  const rollouts = options.rolloutsPerTask ?? evolveDefaults.rolloutsPerTask;
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const taskOf = (trajectory: Trajectory) => tasksById.get(trajectory.taskId) as Task;
-  const proposals: ProposalLogEntry[] = [];
-
-  const probe = options.tasks[0];
-  let toolNames: string[] = [];
-  if (probe !== undefined) {
-    const environment = await options.benchmark.createEnvironment(probe, { seed });
-    toolNames = environment.tools.map((tool) => tool.name);
-    await environment.close();
-  }
-
+  const toolNames = await probeToolNames(options, seed);
+  const rollouts = options.rolloutsPerTask ?? evolveDefaults.rolloutsPerTask;
   progress(`base run: ${options.tasks.length} tasks x ${rollouts} rollouts`);
-  const baseJobs = options.tasks.flatMap((task) =>
-    Array.from({ length: rollouts }, (_, rollout) => ({
-      task,
-      harness: options.base,
-      seed: episodeSeed(task.id, rollout, seed),
-    })),
-  );
-  const baseRaw = await runJobs(options, baseJobs);
-  const baseTrajectories: Trajectory[] = [];
-  for (const trajectory of baseRaw) {
-    baseTrajectories.push(
-      trajectory.success
-        ? trajectory
-        : await labelTrajectory(trajectory, classifiers, {
-            task: observedTask(options.benchmark, taskOf(trajectory)),
-            onError: (classifierId, error) => options.onClassifierError?.(classifierId, error, trajectory.id),
-          }),
-    );
-  }
-  const failures = baseTrajectories.filter((trajectory) => !trajectory.success);
-  const successes = baseTrajectories.filter((trajectory) => trajectory.success);
-  const modeCounts: Record<string, number> = {};
-  for (const failure of failures)
-    for (const mode of modesOf(failure)) modeCounts[mode] = (modeCounts[mode] ?? 0) + 1;
+  const classifiers = options.classifiers ?? [createRuleClassifier()];
+  const base = await runBase(options, { rollouts, seed, classifiers, taskOf });
+  const { failures, successes, modeCounts } = base;
   progress(
-    `base: ${successes.length}/${baseTrajectories.length} solved; modes ${JSON.stringify(modeCounts)}`,
+    `base: ${successes.length}/${base.trajectories.length} solved; modes ${JSON.stringify(modeCounts)}`,
   );
-
-  const successSample = shuffle(successes, random).slice(
-    0,
-    options.successSample ?? evolveDefaults.successSample,
-  );
-
-  const reroll = createRerollControl({ runner: options, base: options.base, failures, taskOf, seed });
-  const validate = async (
-    config: HarnessConfig,
-    directionFailures: readonly Trajectory[],
-  ): Promise<Sibling["validation"]> => {
-    const successJobs = successSample.map((trajectory) => ({
-      task: taskOf(trajectory),
-      harness: config,
-      seed: trajectory.seed,
-    }));
-    const { paired, extra } = await reroll.paired(config, directionFailures, "selection", successJobs);
-    return {
-      failuresTried: paired.failuresTried,
-      rescued: paired.rescued,
-      successesTried: extra.length,
-      regressions: extra.filter((trajectory) => !trajectory.success).length,
-      control: paired,
-    };
-  };
-
+  const run = evolutionRun(options, { seed, progress, toolNames, taskOf, base });
   const report: EvolutionReport = {
     baseRun: {
-      episodes: baseTrajectories.length,
+      episodes: base.trajectories.length,
       successes: successes.length,
       failures: failures.length,
       modeCounts,
     },
     directions: [],
-    proposals,
+    proposals: run.proposals,
     properties: null,
   };
   const siblings: Sibling[] = [];
-  const generations = options.generations ?? evolveDefaults.generations;
-  const perParent = options.candidatesPerGeneration ?? evolveDefaults.candidatesPerGeneration;
-  const beamWidth = options.beamWidth ?? evolveDefaults.beamWidth;
-  const admission = {
-    minScore: options.minScore ?? evolveDefaults.minScore,
-    minRescues: options.minRescues ?? evolveDefaults.minRescues,
-    controlPValue: options.controlPValue ?? evolveDefaults.controlPValue,
-  };
-
   for (const direction of options.directions ?? fixDirections) {
-    const directionFailures = failures
-      .filter((trajectory) =>
-        modesOf(trajectory).some((mode) => (modeDirections[mode] ?? []).includes(direction)),
-      )
-      .slice(0, options.maxFailuresPerDirection ?? evolveDefaults.maxFailuresPerDirection);
-    const entry: EvolutionReport["directions"][number] = {
-      direction,
-      failures: directionFailures.length,
-      candidates: [],
-      chosen: null,
-      outcome: "",
-    };
+    const { entry, sibling } = await evolveDirection(run, direction);
     report.directions.push(entry);
-    if (directionFailures.length === 0) {
-      entry.outcome = "no base failures of this direction's modes";
-      progress(`${direction}: skipped (${entry.outcome})`);
-      continue;
-    }
-    const seen = new Set([harnessHash(options.base)]);
-    const all: Candidate[] = [];
-    let parents: { config: HarnessConfig; id: string; lineage: string[]; edits: string[] }[] = [
-      { config: options.base, id: options.base.id, lineage: [], edits: [] },
-    ];
-    const directionOperators = operators.filter((operator) => operator.direction === direction);
-    let counter = 0;
-    for (let generation = 1; generation <= generations; generation++) {
-      const children: { config: HarnessConfig; parent: (typeof parents)[number]; edit: string }[] = [];
-      for (const parent of parents) {
-        for (
-          let attempt = 0;
-          attempt < perParent * 3 && children.filter((child) => child.parent === parent).length < perParent;
-          attempt++
-        ) {
-          const operator = pick(directionOperators, random);
-          if (operator === undefined) break;
-          const config = applyOperator(operator, parent.config, { random, library, toolNames });
-          if (config === null) continue;
-          const hash = harnessHash(config);
-          if (seen.has(hash)) continue;
-          seen.add(hash);
-          children.push({ config, parent, edit: operator.name });
-        }
-        if (options.proposer !== undefined) {
-          const proposal = await options.proposer.propose({
-            direction,
-            config: parent.config,
-            failures: directionFailures.map((failure) =>
-              observedTrajectory(options.benchmark, failure, taskOf(failure)),
-            ),
-            seed: Math.floor(random() * 2 ** 31),
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-          });
-          proposals.push({
-            proposerId: options.proposer.id,
-            direction,
-            accepted: proposal.accepted,
-            detail: proposal.accepted ? proposal.rationale : proposal.reason,
-          });
-          if (proposal.accepted && !seen.has(harnessHash(proposal.config))) {
-            seen.add(harnessHash(proposal.config));
-            children.push({ config: proposal.config, parent, edit: options.proposer.id });
-          }
-        }
-      }
-      if (children.length === 0) break;
-      for (const child of children) {
-        const id = `${direction}-g${generation}-c${counter++}`;
-        const config = { ...child.config, id };
-        const validation = await validate(config, directionFailures);
-        const record: CandidateRecord = {
-          id,
-          generation,
-          parent: child.parent.id,
-          lineage: [...child.parent.lineage, child.parent.id],
-          edits: [...child.parent.edits, child.edit],
-          hash: harnessHash(config),
-          validation,
-          score: scoreOf(validation),
-        };
-        all.push({ config, record });
-        entry.candidates.push(record);
-      }
-      const ranked = [...all].sort(
-        (a, b) => b.record.score - a.record.score || a.record.id.localeCompare(b.record.id),
-      );
-      parents = ranked.slice(0, beamWidth).map((candidate) => ({
-        config: candidate.config,
-        id: candidate.record.id,
-        lineage: candidate.record.lineage,
-        edits: candidate.record.edits,
-      }));
-      progress(
-        `${direction}: generation ${generation}: ${children.length} candidates, best score ${ranked[0]?.record.score ?? "-"}`,
-      );
-    }
-    const best = [...all].sort(
-      (a, b) => b.record.score - a.record.score || a.record.id.localeCompare(b.record.id),
-    )[0];
-    if (best === undefined) {
-      entry.outcome = "no operator applied";
-      continue;
-    }
-    const refusal = admissionRefusal(best.record, admission);
-    if (refusal !== null) {
-      entry.outcome = `best candidate ${best.record.id} ${refusal}; not added`;
-      progress(`${direction}: ${entry.outcome}`);
-      continue;
-    }
-    if (options.confirm !== false) {
-      const { paired } = await reroll.paired(best.config, directionFailures, "confirmation");
-      best.record.validation = { ...best.record.validation, confirmation: paired };
-      if (paired.siblingOnly <= paired.controlOnly) {
-        entry.outcome = `best candidate ${best.record.id} did not beat the re-roll on other fresh seeds (${describePaired(paired)}); not added`;
-        progress(`${direction}: ${entry.outcome}`);
-        continue;
-      }
-    }
-    const id = `sibling-${direction}`;
-    const config: HarnessConfig = {
-      ...best.config,
-      id,
-      description: `Sibling of ${options.base.id} along ${direction}: ${best.record.edits.join(" -> ")}`,
-    };
-    siblings.push(
-      createSibling(config, {
-        direction,
-        lineage: [...best.record.lineage, best.record.id],
-        validation: best.record.validation,
-      }),
-    );
-    entry.chosen = best.record.id;
-    const { control, confirmation, regressions, successesTried } = best.record.validation;
-    const confirmed = confirmation === undefined ? "" : `; confirmed: ${describePaired(confirmation)}`;
-    entry.outcome = `added as ${id} (${describePaired(control as PairedRescues)}${confirmed}; regressions ${regressions}/${successesTried})`;
-    progress(`${direction}: ${entry.outcome}`);
+    if (sibling !== null) siblings.push(sibling);
   }
-
   const pool = parsePool(
     createPool({
       benchmark: options.benchmark.id,
@@ -408,12 +197,98 @@ export async function evolvePool(
       siblings,
     }),
   );
-
   if (options.measureProperties !== false && siblings.length > 0 && failures.length > 0) {
     progress(`measuring: ${siblings.length} siblings + re-roll control on ${failures.length} base failures`);
-    report.properties = await measureOnFailures(options, pool, failures, taskOf, seed, modeDirections);
+    report.properties = await measureOnFailures(options, pool, failures, taskOf, seed, run.modeDirections);
   }
-  return { pool, report, baseTrajectories };
+  return { pool, report, baseTrajectories: base.trajectories };
+}
+
+/** The shared parts of a run once the base run is done; draws the sample of successes first. */
+function evolutionRun(
+  options: EvolveOptions,
+  context: Pick<EvolutionRun, "progress" | "toolNames" | "taskOf"> & { seed: number; base: BaseRun },
+): EvolutionRun {
+  const { seed, taskOf, base } = context;
+  const random = createRandom(seed);
+  const sampleSize = options.successSample ?? evolveDefaults.successSample;
+  const successSample = shuffle(base.successes, random).slice(0, sampleSize);
+  const reroll = createRerollControl({
+    runner: options,
+    base: options.base,
+    failures: base.failures,
+    taskOf,
+    seed,
+  });
+  return {
+    options,
+    random,
+    progress: context.progress,
+    library: options.library ?? genericLibrary,
+    operators: options.operators ?? builtinOperators,
+    toolNames: context.toolNames,
+    modeDirections: options.modeDirections ?? defaultModeDirections,
+    taskOf,
+    proposals: [],
+    failures: base.failures,
+    reroll,
+    async validate(config, directionFailures) {
+      const successJobs = successSample.map((trajectory) => ({
+        task: taskOf(trajectory),
+        harness: config,
+        seed: trajectory.seed,
+      }));
+      const { paired, extra } = await reroll.paired(config, directionFailures, "selection", successJobs);
+      return {
+        failuresTried: paired.failuresTried,
+        rescued: paired.rescued,
+        successesTried: extra.length,
+        regressions: extra.filter((trajectory) => !trajectory.success).length,
+        control: paired,
+      };
+    },
+    search: {
+      generations: options.generations ?? evolveDefaults.generations,
+      perParent: options.candidatesPerGeneration ?? evolveDefaults.candidatesPerGeneration,
+      beamWidth: options.beamWidth ?? evolveDefaults.beamWidth,
+    },
+    admission: {
+      minScore: options.minScore ?? evolveDefaults.minScore,
+      minRescues: options.minRescues ?? evolveDefaults.minRescues,
+      controlPValue: options.controlPValue ?? evolveDefaults.controlPValue,
+    },
+  };
+}
+
+/** One direction: its base failures, the search over its candidates, and the admission of the best. */
+async function evolveDirection(
+  run: EvolutionRun,
+  direction: FixDirection,
+): Promise<{ entry: EvolutionReport["directions"][number]; sibling: Sibling | null }> {
+  const { options, modeDirections } = run;
+  const failures = run.failures
+    .filter((trajectory) =>
+      modesOf(trajectory).some((mode) => (modeDirections[mode] ?? []).includes(direction)),
+    )
+    .slice(0, options.maxFailuresPerDirection ?? evolveDefaults.maxFailuresPerDirection);
+  const entry: EvolutionReport["directions"][number] = {
+    direction,
+    failures: failures.length,
+    candidates: [],
+    chosen: null,
+    outcome: "",
+  };
+  if (failures.length === 0) {
+    entry.outcome = "no base failures of this direction's modes";
+    run.progress(`${direction}: skipped (${entry.outcome})`);
+    return { entry, sibling: null };
+  }
+  const best = await searchDirection(run, direction, failures, entry);
+  if (best === undefined) {
+    entry.outcome = "no operator applied";
+    return { entry, sibling: null };
+  }
+  return { entry, sibling: await admitBest(run, direction, best, failures, entry) };
 }
 
 /**
@@ -454,26 +329,4 @@ export async function measureOnFailures(
     });
   }
   return measureRescueProperties(records, harnesses, modeDirections);
-}
-
-function scoreOf(validation: Sibling["validation"]): number {
-  return validation.rescued - (validation.control?.controlRescued ?? 0) - validation.regressions;
-}
-
-function describePaired(paired: PairedRescues): string {
-  return `rescued ${paired.rescued}/${paired.failuresTried} against the re-roll's ${paired.controlRescued}, ${paired.siblingOnly} vs ${paired.controlOnly} alone, p ${paired.pValue.toFixed(3)}`;
-}
-
-/** Why a candidate may not join the pool, or null when it may. */
-function admissionRefusal(
-  record: CandidateRecord,
-  admission: { minScore: number; minRescues: number; controlPValue: number },
-): string | null {
-  const paired = record.validation.control as PairedRescues;
-  if (record.score < admission.minScore)
-    return `scored ${record.score} (< ${admission.minScore}: ${describePaired(paired)})`;
-  if (paired.rescued < admission.minRescues) return `rescued ${paired.rescued} (< ${admission.minRescues})`;
-  if (paired.pValue >= admission.controlPValue)
-    return `did not beat the re-roll (${describePaired(paired)}; needs p < ${admission.controlPValue})`;
-  return null;
 }
