@@ -68,48 +68,49 @@ function lineChart(
   };
 }
 
-/** The charts the data of these experiments supports (a chart without data is left out). */
-export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
-  const charts: ChartSpec[] = [];
+/** Learning curves, signal share and (when a router ran) its hit rate, over every run's steps. */
+function trainingCharts(experiments: readonly Experiment[]): ChartSpec[] {
   const rows = runRows(experiments);
-  if (rows.length > 0) {
+  if (rows.length === 0) return [];
+  const charts = [
+    lineChart(
+      "learning-curves",
+      "Training success under the base harness, every seed",
+      rows,
+      "rollouts",
+      "rollouts spent",
+      "success",
+      "success",
+    ),
+    lineChart(
+      "signal-share",
+      "Share of base groups with signal",
+      rows,
+      "step",
+      "step",
+      "signalShare",
+      "signal share",
+    ),
+  ];
+  const routed = rows.filter((row) => row.routerHitRate !== null);
+  if (routed.length > 0) {
     charts.push(
       lineChart(
-        "learning-curves",
-        "Training success under the base harness, every seed",
-        rows,
-        "rollouts",
-        "rollouts spent",
-        "success",
-        "success",
-      ),
-    );
-    charts.push(
-      lineChart(
-        "signal-share",
-        "Share of base groups with signal",
-        rows,
+        "router-hit-rate",
+        "Router hit rate (top-1 sibling rescued the group)",
+        routed,
         "step",
         "step",
-        "signalShare",
-        "signal share",
+        "routerHitRate",
+        "hit rate",
       ),
     );
-    const routed = rows.filter((row) => row.routerHitRate !== null);
-    if (routed.length > 0) {
-      charts.push(
-        lineChart(
-          "router-hit-rate",
-          "Router hit rate (top-1 sibling rescued the group)",
-          routed,
-          "step",
-          "step",
-          "routerHitRate",
-          "hit rate",
-        ),
-      );
-    }
   }
+  return charts;
+}
+
+/** Held-out success per method, each seed a dot and the mean a bar. */
+function heldoutChart(experiments: readonly Experiment[]): ChartSpec[] {
   const heldout = experiments.flatMap((experiment) =>
     Object.entries(experiment.results?.heldout ?? {}).flatMap(([method, values]) =>
       values.map((success, index) => ({
@@ -119,8 +120,9 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
       })),
     ),
   );
-  if (heldout.length > 0) {
-    charts.push({
+  if (heldout.length === 0) return [];
+  return [
+    {
       name: "heldout-success",
       title: "Held-out success under the base harness (each dot a seed, bar the mean)",
       spec: {
@@ -144,11 +146,16 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
           },
         ],
       },
-    });
-  }
+    },
+  ];
+}
+
+/** The rescue matrix of evolution, beside the re-roll control's rescues. */
+function rescueMatrixChart(experiments: readonly Experiment[]): ChartSpec[] {
   const matrix = experiments.flatMap((experiment) => rescueMatrixCells(experiment.evolution));
-  if (matrix.length > 0) {
-    charts.push({
+  if (matrix.length === 0) return [];
+  return [
+    {
       name: "rescue-matrix",
       title: `Rescue matrix: share of base failures of each mode a sibling solved (label: rescued/tried vs the ${rerollControlId} control's rescues, same failures and seeds)`,
       spec: {
@@ -179,11 +186,16 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
           },
         ],
       },
-    });
-  }
+    },
+  ];
+}
+
+/** Base-failed tasks rescued by the best sibling and by all siblings together. */
+function complementarityChart(experiments: readonly Experiment[]): ChartSpec[] {
   const complementarity = experiments.flatMap((experiment) => complementarityBars(experiment.evolution));
-  if (complementarity.length > 0) {
-    charts.push({
+  if (complementarity.length === 0) return [];
+  return [
+    {
       name: "complementarity",
       title: "Complementarity: base-failed tasks rescued by the best sibling and by all siblings together",
       spec: {
@@ -196,8 +208,12 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
           color: { field: "kind", type: "nominal" },
         },
       },
-    });
-  }
+    },
+  ];
+}
+
+/** Each harness's probe success as the policy trains (before training and per run). */
+function profileDriftChart(experiments: readonly Experiment[]): ChartSpec[] {
   const drift = experiments.flatMap((experiment) => {
     const sources = [
       { label: "before training", profiles: experiment.profiles },
@@ -214,8 +230,9 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
       ),
     );
   });
-  if (drift.length > 0) {
-    charts.push({
+  if (drift.length === 0) return [];
+  return [
+    {
       name: "profile-drift",
       title: "Profile drift: success of each harness on the probe set as the policy trains",
       spec: {
@@ -229,9 +246,19 @@ export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
           detail: { field: "run", type: "nominal" },
         },
       },
-    });
-  }
-  return charts;
+    },
+  ];
+}
+
+/** The charts the data of these experiments supports (a chart without data is left out). */
+export function buildCharts(experiments: readonly Experiment[]): ChartSpec[] {
+  return [
+    ...trainingCharts(experiments),
+    ...heldoutChart(experiments),
+    ...rescueMatrixChart(experiments),
+    ...complementarityChart(experiments),
+    ...profileDriftChart(experiments),
+  ];
 }
 
 /**
