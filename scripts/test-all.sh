@@ -13,6 +13,8 @@ source scripts/redis-for-tests.sh
 pnpm build
 pnpm typecheck
 pnpm lint
+# unused dependencies, files and exports (knip.json; a package's entries are its package.json exports)
+pnpm knip
 status=0
 # results of an earlier run must not be counted as this run's; --continue runs every package's tests
 find packages apps -name .vitest-result.json -not -path "*/node_modules/*" -delete

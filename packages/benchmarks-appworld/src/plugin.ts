@@ -142,5 +142,3 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     });
   },
 };
-
-export default benchmarkPlugin;

@@ -1,6 +1,13 @@
 import type { FailureMode } from "@hs/failure-analysis";
-import type { FixDirection, HarnessConfig, Random, Sibling, Task, Trajectory } from "@hs/harness";
-import type { EvolutionLibrary } from "./evolution-library.js";
+import type {
+  EvolutionLibrary,
+  FixDirection,
+  HarnessConfig,
+  Random,
+  Sibling,
+  Task,
+  Trajectory,
+} from "@hs/harness";
 import type { EvolveOptions } from "./evolve.js";
 import type { MutationOperator } from "./operators.js";
 import type { ProposalLogEntry } from "./proposer.js";

@@ -10,8 +10,10 @@ import {
 import {
   createPool,
   createRandom,
+  type EvolutionLibrary,
   type FixDirection,
   fixDirections,
+  genericLibrary,
   type HarnessConfig,
   type Pool,
   rerollControlId,
@@ -22,7 +24,6 @@ import {
 } from "@hs/harness";
 import { admitBest } from "./candidate-admission.js";
 import { searchDirection } from "./candidate-search.js";
-import { type EvolutionLibrary, genericLibrary } from "./evolution-library.js";
 import type { EvolutionRun } from "./evolution-run.js";
 import { type BaseRun, probeToolNames, runBase } from "./evolve-base-run.js";
 import { builtinOperators, type MutationOperator } from "./operators.js";

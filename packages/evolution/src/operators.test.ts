@@ -1,14 +1,19 @@
-import { createHarnessConfig, directionSection, fixDirections, type HarnessConfig } from "@hs/harness";
+import {
+  createHarnessConfig,
+  createRandom,
+  directionSection,
+  fixDirections,
+  genericLibrary,
+  type HarnessConfig,
+} from "@hs/harness";
 import { lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
 import { listAnswerLibrary } from "./__fixtures__/list-answer-library.js";
-import { genericLibrary } from "./evolution-library.js";
 import {
   applyOperator,
   assertDirectionalEdit,
   builtinOperators,
   changedSections,
-  createRandom,
   DirectionViolationError,
   type MutationOperator,
   operatorsOf,

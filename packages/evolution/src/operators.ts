@@ -1,6 +1,7 @@
 import {
   canonicalJson,
   directionSection,
+  type EvolutionLibrary,
   type FixDirection,
   fixDirections,
   type HarnessConfig,
@@ -10,10 +11,7 @@ import {
   type Random,
 } from "@hs/harness";
 
-export { createRandom, type Random } from "@hs/harness";
-
 import { produce } from "immer";
-import type { EvolutionLibrary } from "./evolution-library.js";
 
 /** Picks one element with a random source. */
 export function pick<T>(items: readonly T[], random: Random): T | undefined {

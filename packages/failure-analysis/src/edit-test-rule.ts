@@ -1,5 +1,4 @@
-import type { FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
-import type { FailureConventions } from "./failure-conventions.js";
+import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
 import { ruleLabel } from "./rule-label.js";
 import { type CallFact, callText, patternOf, submitCallOf } from "./trajectory-facts.js";
 

@@ -1,7 +1,5 @@
 import { type FailureConventions, failureConventionsSchema, InvalidInputError } from "@hs/harness";
 
-export { type FailureConventions, failureConventionsSchema, genericConventions } from "@hs/harness";
-
 /** Validates conventions; throws `InvalidInputError` naming the field. */
 export function parseFailureConventions(value: unknown): FailureConventions {
   const result = failureConventionsSchema.safeParse(value);

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import type { FailureLabel, ObservedTrajectory, Trajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ObservedTrajectory, Trajectory } from "@hs/harness";
 import { describe, expect, it } from "vitest";
 import { classifyFailure, type FailureClassifierV1 } from "./failure-classifier.js";
-import { type FailureConventions, parseFailureConventions } from "./failure-conventions.js";
+import { parseFailureConventions } from "./failure-conventions.js";
 import { defaultModeDirections } from "./failure-modes.js";
 import { coverageThreshold, measureAgreement, readLabelledFailures } from "./labelled-failures.js";
 import { createRuleClassifier } from "./rule-classifier.js";

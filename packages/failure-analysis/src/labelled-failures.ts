@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
+import type { FailureConventions } from "@hs/harness";
 import { InvalidInputError, type ObservedTrajectory, trajectorySchema } from "@hs/harness";
 import { z } from "zod";
 import { classifyFailure, type FailureClassifierV1 } from "./failure-classifier.js";
-import type { FailureConventions } from "./failure-conventions.js";
 import { createRuleClassifier } from "./rule-classifier.js";
 
 /** A failed trajectory excerpt as the fixtures hold it: no grading details, no dataset category. */

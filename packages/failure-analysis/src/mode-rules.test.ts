@@ -1,6 +1,6 @@
-import type { FailureLabel, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ObservedTrajectory } from "@hs/harness";
 import { describe, expect, it } from "vitest";
-import { type FailureConventions, parseFailureConventions } from "./failure-conventions.js";
+import { parseFailureConventions } from "./failure-conventions.js";
 import { sortByPriority } from "./mode-priority.js";
 import { classifyByRules } from "./rule-classifier.js";
 import { readSqlStatement } from "./sql-statements.js";

@@ -1,6 +1,5 @@
-import type { FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
 import { editTestLabels } from "./edit-test-rule.js";
-import type { FailureConventions } from "./failure-conventions.js";
 import { ruleLabel } from "./rule-label.js";
 import { sqlLabels } from "./sql-rule.js";
 import { instructionOf } from "./summarize-trajectory.js";

@@ -1,10 +1,10 @@
-import { createHarnessConfig, observeTrajectory, type Trajectory } from "@hs/harness";
+import { createHarnessConfig, genericConventions, observeTrajectory, type Trajectory } from "@hs/harness";
 import { lookupEpisode, lookupTextHarness } from "@hs/harness/test-environments";
 import { describe, expect, it } from "vitest";
 import { listAnswerConventions } from "./__fixtures__/list-answer-conventions.js";
 import { shortContextHarness } from "./__fixtures__/lookup-trajectories.js";
 import { classifyFailure } from "./failure-classifier.js";
-import { genericConventions, parseFailureConventions } from "./failure-conventions.js";
+import { parseFailureConventions } from "./failure-conventions.js";
 import { classifyByRules, createRuleClassifier } from "./rule-classifier.js";
 
 const generic = createRuleClassifier();

@@ -1,10 +1,11 @@
-import type { FailureLabel, ObservedTrajectory } from "@hs/harness";
-import type { FailureClassifierV1 } from "./failure-classifier.js";
 import {
   type FailureConventions,
+  type FailureLabel,
   genericConventions,
-  parseFailureConventions,
-} from "./failure-conventions.js";
+  type ObservedTrajectory,
+} from "@hs/harness";
+import type { FailureClassifierV1 } from "./failure-classifier.js";
+import { parseFailureConventions } from "./failure-conventions.js";
 import { sortByPriority } from "./mode-priority.js";
 import { modeRuleLabels } from "./mode-rules.js";
 import { ruleLabel } from "./rule-label.js";

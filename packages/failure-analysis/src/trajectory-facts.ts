@@ -1,5 +1,4 @@
-import type { ObservedTrajectory, ToolCall } from "@hs/harness";
-import type { FailureConventions } from "./failure-conventions.js";
+import type { FailureConventions, ObservedTrajectory, ToolCall } from "@hs/harness";
 
 /** Cuts text for evidence. */
 export function excerpt(text: string, limit = 240): string {

@@ -171,13 +171,3 @@ export function itemConditions(
       items.length === 0 ? 0 : items.filter((item) => evaluate(condition, item)).length / items.length;
   return conditions;
 }
-
-/** The items a condition keeps. */
-export function keptItems(
-  items: readonly Record<string, PythonValue>[],
-  condition: ItemCondition,
-): Record<string, PythonValue>[] {
-  return items.filter((item) => evaluate(condition, item));
-}
-
-export { pythonSource };

@@ -173,13 +173,6 @@ export function questionStructure(read: ReadView, values: readonly ValueCandidat
   };
 }
 
-/** Word tokens strictly between two token indices. */
-export function wordsBetween(structure: QuestionStructure, from: number, to: number): number {
-  let count = 0;
-  for (let index = from + 1; index < to; index++) if (structure.isWord[index]) count++;
-  return count;
-}
-
 /** Words that end the clause a header was named in (`the 2010-11 season have been updated with 7`). */
 const clauseWords = new Set(["been", "being", "have", "has", "had", "was", "were"]);
 

@@ -2,14 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChatPolicy } from "@hs/chat-policy";
-import {
-  createLlmProposer,
-  createRuleClassifier,
-  evolvePool,
-  type FailureClassifierV1,
-  type ProposerV1,
-} from "@hs/evolution";
-import { createLlmClassifier } from "@hs/failure-analysis";
+import { createLlmProposer, evolvePool, type ProposerV1 } from "@hs/evolution";
+import { createLlmClassifier, createRuleClassifier, type FailureClassifierV1 } from "@hs/failure-analysis";
 import type { JudgeV1, RouterV1 } from "@hs/harness";
 import {
   createLookupSensitivePolicy,

@@ -1,6 +1,6 @@
+import { createRandom } from "@hs/harness";
 import { tf } from "./backend.js";
 import type { DecisionRows } from "./decision-rows.js";
-import { createRandom } from "./seeded-random.js";
 
 /** Shape of the option-scoring network. */
 export interface DecisionNetworkConfig {

@@ -1,6 +1,5 @@
 import type { Decision } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
-import { hashString } from "./seeded-random.js";
+import { hashString, InvalidInputError } from "@hs/harness";
 
 /** Decisions flattened for the network: one row of features per option. */
 export interface DecisionRows {

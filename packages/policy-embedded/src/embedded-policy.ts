@@ -9,12 +9,11 @@ import type {
   PolicyV1,
   PolicyView,
 } from "@hs/harness";
-import { InvalidInputError, readJsonFile } from "@hs/harness";
+import { createRandom, InvalidInputError, readJsonFile } from "@hs/harness";
 import { z } from "zod";
 import { initializeBackend, tf } from "./backend.js";
 import { DecisionNetwork, type DecisionNetworkConfig } from "./decision-network.js";
 import { type DecisionRows, toDecisionRows } from "./decision-rows.js";
-import { createRandom } from "./seeded-random.js";
 
 /** What the embedded policy stores in `PolicyAction.trace`: enough to replay its decisions. */
 export const embeddedTraceSchema = z.object({

@@ -1,5 +1,6 @@
-import { callsOf, type FailureConventions, genericConventions, submitCallOf } from "@hs/failure-analysis";
+import { callsOf, submitCallOf } from "@hs/failure-analysis";
 import type { ObservedTrajectory } from "@hs/harness";
+import { type FailureConventions, genericConventions } from "@hs/harness";
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -1,5 +1,4 @@
-import type { FailureConventions } from "@hs/failure-analysis";
-import type { HarnessProfile, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, HarnessProfile, ObservedTrajectory } from "@hs/harness";
 import { behaviourStatistics } from "./behaviour-stats.js";
 
 /** One re-run of a labelled base failure under a harness. */

@@ -3,11 +3,11 @@ import {
   type EpisodeRunner,
   episodeSeed,
   type FailureClassifierV1,
-  type FailureConventions,
   labelTrajectory,
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
+import type { FailureConventions } from "@hs/harness";
 import {
   type HarnessProfile,
   InvalidInputError,

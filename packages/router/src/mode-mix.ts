@@ -1,5 +1,5 @@
-import { classifyByRules, type FailureConventions, genericConventions, modesOf } from "@hs/failure-analysis";
-import type { ObservedTrajectory } from "@hs/harness";
+import { classifyByRules, modesOf } from "@hs/failure-analysis";
+import { type FailureConventions, genericConventions, type ObservedTrajectory } from "@hs/harness";
 
 /**
  * The failure-mode mix of a failed group: each failed trajectory weighs 1/|group|, split evenly over its

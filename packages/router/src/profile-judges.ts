@@ -1,5 +1,5 @@
-import { defaultModeDirections, type FailureConventions, type FailureMode } from "@hs/failure-analysis";
-import type { FixDirection, JudgeV1 } from "@hs/harness";
+import { defaultModeDirections, type FailureMode } from "@hs/failure-analysis";
+import type { FailureConventions, FixDirection, JudgeV1 } from "@hs/harness";
 import { categorySuccess } from "./category-success.js";
 import { sortRanking } from "./decision.js";
 import { modeMix } from "./mode-mix.js";

@@ -1,16 +1,18 @@
 import { resolve } from "node:path";
 import {
-  createLlmClassifier,
   createLlmProposer,
-  createRuleClassifier,
   evolveDefaults,
   evolvePool,
-  type FailureClassifierV1,
   formatRescueProperties,
-  isFixDirection,
   type ProposerV1,
   writePool,
 } from "@hs/evolution";
+import {
+  createLlmClassifier,
+  createRuleClassifier,
+  type FailureClassifierV1,
+  isFixDirection,
+} from "@hs/failure-analysis";
 import {
   appendTrajectories,
   type FixDirection,

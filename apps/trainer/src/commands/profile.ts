@@ -1,4 +1,5 @@
-import { createRuleClassifier, readPool } from "@hs/evolution";
+import { readPool } from "@hs/evolution";
+import { createRuleClassifier } from "@hs/failure-analysis";
 import { appendTrajectories, genericConventions } from "@hs/harness";
 import { defaultProfileRollouts, profilePool, writeProfileSet } from "@hs/profiles";
 import { replaceAtomically } from "../atomic-file.js";

@@ -1,4 +1,5 @@
-import { instructionOf, readPool } from "@hs/evolution";
+import { readPool } from "@hs/evolution";
+import { instructionOf } from "@hs/failure-analysis";
 import {
   assertRouterDecisionInPool,
   type BenchmarkV1,

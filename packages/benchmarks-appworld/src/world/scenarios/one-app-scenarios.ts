@@ -313,6 +313,3 @@ export const oneAppScenarios: ScenarioDefinition[] = [
       `Add a task "${title}" due on ${due} with priority 2 to my "${project}" to-do project.`,
   ),
 ];
-
-/** Project names, exported for scenario tests. */
-export const knownProjects = projectNames;

@@ -45,8 +45,3 @@ def every_page(api, **arguments):
         items.extend(batch)
         page += 1
 `;
-
-/** A Python string literal. */
-export function py(value: string): string {
-  return JSON.stringify(value);
-}

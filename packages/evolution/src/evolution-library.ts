@@ -1,1 +1,0 @@
-export { type EvolutionLibrary, genericLibrary } from "@hs/harness";
