@@ -4,7 +4,7 @@ import { createProfileRouter } from "@hs/router";
 import { loadRouterPlugin } from "./plugins.js";
 
 /** The routers `--router` names without a package: the Harness-S default and the profile router alone. */
-const builtInRouterNames = ["harness-s", "profile"] as const;
+export const builtInRouterNames = ["harness-s", "profile"] as const;
 
 /** What `--router` says about the routers: the names above, a package name or a path. */
 export const routerOptionUsage = `harness-s (default: profile router + Borda vote of the profile judges), profile, category (@hs/router-category), or a router package or path`;

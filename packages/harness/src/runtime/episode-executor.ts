@@ -1,5 +1,6 @@
 import type { Trajectory } from "../spec/trajectory.js";
-import { type RunEpisodeOptions, runEpisode } from "./run-episode.js";
+import { runEpisode } from "./run-episode.js";
+import type { RunEpisodeOptions } from "./run-episode-options.js";
 
 /**
  * Where episodes run: in this process (`inProcessExecutor`) or elsewhere (a queue's workers). An
