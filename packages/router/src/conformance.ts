@@ -182,28 +182,10 @@ function fingerprint(decision: RouterDecision): string {
   });
 }
 
-/**
- * The router conformance kit. Runs a router built by `createRouter` on synthetic inputs and checks that
- * it returns only pool members, respects k, is deterministic for a seed (same instance and a fresh one),
- * survives empty and missing profiles, handles Rank-1 input (no failed group) and an empty pool, and
- * returns schema-valid decisions whose selection is the top of the ranking. Framework-agnostic: assert
- * `report.passed` (or call `assertRouterConformance`) in any test runner.
- */
-export async function checkRouterConformance(
-  createRouter: () => RouterV1 | Promise<RouterV1>,
-): Promise<ConformanceReport> {
-  const fixtures = conformanceFixtures();
-  const router = await createRouter();
-  const base: RoutingInput = {
-    task: fixtures.task,
-    failedGroup: fixtures.failedGroup,
-    pool: fixtures.pool,
-    profiles: fixtures.profiles,
-    k: 2,
-    seed: 7,
-  };
-  const checks: ConformanceCheck[] = [];
-  const check = async (name: string, body: () => Promise<string[]>) => {
+type CheckRunner = (name: string, body: () => Promise<string[]>) => Promise<void>;
+
+function checkRunner(checks: ConformanceCheck[]): CheckRunner {
+  return async (name, body) => {
     try {
       const problems = await body();
       checks.push({ name, passed: problems.length === 0, detail: problems.join("; ") });
@@ -215,6 +197,14 @@ export async function checkRouterConformance(
       });
     }
   };
+}
+
+async function checkSelectionAndSeed(
+  check: CheckRunner,
+  router: RouterV1,
+  createRouter: () => RouterV1 | Promise<RouterV1>,
+  base: RoutingInput,
+): Promise<void> {
   await check("returns only pool members, no repeats, top-k of its ranking", async () =>
     problemsOf(await router.route(base), base),
   );
@@ -235,6 +225,14 @@ export async function checkRouterConformance(
       ...(first === fresh ? [] : ["a fresh router with the same seed differs"]),
     ];
   });
+}
+
+async function checkEdgeInputs(
+  check: CheckRunner,
+  router: RouterV1,
+  base: RoutingInput,
+  fixtures: ConformanceFixtures,
+): Promise<void> {
   await check("survives missing profiles (null)", async () =>
     problemsOf(await router.route({ ...base, profiles: null }), base),
   );
@@ -270,6 +268,32 @@ export async function checkRouterConformance(
       ? []
       : [`selected ${decision.selected.join(", ")} from an empty pool`];
   });
+}
+
+/**
+ * The router conformance kit. Runs a router built by `createRouter` on synthetic inputs and checks that
+ * it returns only pool members, respects k, is deterministic for a seed (same instance and a fresh one),
+ * survives empty and missing profiles, handles Rank-1 input (no failed group) and an empty pool, and
+ * returns schema-valid decisions whose selection is the top of the ranking. Framework-agnostic: assert
+ * `report.passed` (or call `assertRouterConformance`) in any test runner.
+ */
+export async function checkRouterConformance(
+  createRouter: () => RouterV1 | Promise<RouterV1>,
+): Promise<ConformanceReport> {
+  const fixtures = conformanceFixtures();
+  const router = await createRouter();
+  const base: RoutingInput = {
+    task: fixtures.task,
+    failedGroup: fixtures.failedGroup,
+    pool: fixtures.pool,
+    profiles: fixtures.profiles,
+    k: 2,
+    seed: 7,
+  };
+  const checks: ConformanceCheck[] = [];
+  const check = checkRunner(checks);
+  await checkSelectionAndSeed(check, router, createRouter, base);
+  await checkEdgeInputs(check, router, base, fixtures);
   return { routerId: router.id, passed: checks.every((entry) => entry.passed), checks };
 }
 
