@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
-import { createJsonlTail, type JsonlProblem, readJsonAt } from "./jsonl-tail.js";
+import { createJsonlTail, type JsonlProblem, type JsonlRow, readJsonAt } from "./jsonl-tail.js";
 import {
   matchesFilter,
   summarizeTrajectory,
@@ -82,6 +82,36 @@ type Summary = TrajectorySummary | { problem: string };
 /** Bytes of a trajectory file listed per view, so a large file never holds up the page's first state. */
 const trajectoryBytesPerView = 16 << 20;
 
+/** Counts a run's readable trajectories and the harnesses and failure modes they name; bad rows become problems. */
+function tallyTrajectories(run: string, rows: readonly JsonlRow<Summary>[], problems: JsonlProblem[]) {
+  const harnesses = new Set<string>();
+  const modes = new Set<string>();
+  let count = 0;
+  for (const row of rows) {
+    if ("problem" in row.value) {
+      problems.push({ file: join(run, "trajectories.jsonl"), line: row.line, message: row.value.problem });
+      continue;
+    }
+    count += 1;
+    harnesses.add(row.value.harnessId);
+    for (const mode of row.value.failureModes) modes.add(mode);
+  }
+  return { count, harnesses: [...harnesses].sort(), modes: [...modes].sort() };
+}
+
+/** A run's method and seed: from its config.json, else from its directory names. */
+async function readRunConfig(run: string, problems: JsonlProblem[]) {
+  const config = (await readJsonFile(join(run, "config.json"), problems)) as {
+    method?: string;
+    seed?: number;
+  } | null;
+  const seedMatch = /seed-(\d+)/.exec(basename(run));
+  return {
+    method: config?.method ?? basename(join(run, "..")),
+    seed: config?.seed ?? (seedMatch === null ? null : Number(seedMatch[1])),
+  };
+}
+
 /**
  * Reads run and experiment directories while they are written: every call to `view()` re-scans for
  * runs and reads only what was appended to their JSONL files since the last call.
@@ -110,32 +140,17 @@ export function createDirectoryReader(path: string) {
     const trajectories = trajectoriesOf(run);
     const trajectoryProblems = await trajectories.read(trajectoryBytesPerView);
     problems.push(...trajectoryProblems.filter((problem) => problem.message !== "not there (yet)"));
-    const harnesses = new Set<string>();
-    const modes = new Set<string>();
-    let count = 0;
-    for (const row of trajectories.rows) {
-      if ("problem" in row.value) {
-        problems.push({ file: join(run, "trajectories.jsonl"), line: row.line, message: row.value.problem });
-        continue;
-      }
-      count += 1;
-      harnesses.add(row.value.harnessId);
-      for (const mode of row.value.failureModes) modes.add(mode);
-    }
-    const config = (await readJsonFile(join(run, "config.json"), problems)) as {
-      method?: string;
-      seed?: number;
-    } | null;
-    const seedMatch = /seed-(\d+)/.exec(basename(run));
+    const tally = tallyTrajectories(run, trajectories.rows, problems);
+    const { method, seed } = await readRunConfig(run, problems);
     return {
       id: relative(path, run) || ".",
-      method: config?.method ?? basename(join(run, "..")),
-      seed: config?.seed ?? (seedMatch === null ? null : Number(seedMatch[1])),
+      method,
+      seed,
       metrics: metrics.rows.map((row) => row.value),
-      trajectories: count,
+      trajectories: tally.count,
       indexing: trajectories.behind,
-      harnesses: [...harnesses].sort(),
-      modes: [...modes].sort(),
+      harnesses: tally.harnesses,
+      modes: tally.modes,
     };
   };
 

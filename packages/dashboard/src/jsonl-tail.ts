@@ -24,6 +24,26 @@ export interface JsonlProblem {
 
 const chunkBytes = 1 << 20;
 
+/** Calls `onLine` with each complete line of `data` (without its newline) and returns the unfinished rest. */
+function splitLines(data: Buffer, onLine: (bytes: Buffer) => void): Buffer {
+  let rest = data;
+  let newline = rest.indexOf(10);
+  while (newline !== -1) {
+    onLine(rest.subarray(0, newline));
+    rest = rest.subarray(newline + 1);
+    newline = rest.indexOf(10);
+  }
+  return rest;
+}
+
+function unfinishedLine(file: string, line: number, bytes: number): JsonlProblem {
+  return {
+    file,
+    line,
+    message: `line ${line} has no end yet (${bytes} bytes): still being written, or cut off`,
+  };
+}
+
 /**
  * Reads a JSONL file that may still be growing: each `read()` parses only the bytes appended since the
  * last one. A last line without its newline is held back (it may be half written) and reported; a line
@@ -87,27 +107,20 @@ export function createJsonlTail<Kept = unknown>(
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
           if (bytesRead === 0) break;
           position += bytesRead;
-          let data = Buffer.concat([pending, buffer.subarray(0, bytesRead)]);
-          let newline = data.indexOf(10);
-          while (newline !== -1) {
-            take(data.subarray(0, newline), offset);
-            offset += newline + 1;
-            data = data.subarray(newline + 1);
-            newline = data.indexOf(10);
-          }
-          pending = Buffer.from(data);
+          const data = Buffer.concat([pending, buffer.subarray(0, bytesRead)]);
+          pending = Buffer.from(
+            splitLines(data, (bytes) => {
+              take(bytes, offset);
+              offset += bytes.length + 1;
+            }),
+          );
         }
         this.behind = position < info.size;
       } finally {
         await handle.close();
       }
       const problems = [...badLines];
-      if (pending.length > 0 && !this.behind)
-        problems.push({
-          file,
-          line: line + 1,
-          message: `line ${line + 1} has no end yet (${pending.length} bytes): still being written, or cut off`,
-        });
+      if (pending.length > 0 && !this.behind) problems.push(unfinishedLine(file, line + 1, pending.length));
       return problems;
     },
   };
