@@ -65,6 +65,62 @@ export function shareBudget(budget: number, count: number): number[] {
   );
 }
 
+/** The failed group's trajectories, each unlabelled one labelled by `classify` (when given). */
+async function labelFailures(options: RescuerOptions, group: RolloutGroup): Promise<Trajectory[]> {
+  const failed: Trajectory[] = [];
+  for (const trajectory of group.trajectories) {
+    const labelled = options.classify === undefined || trajectory.failureModes.length > 0;
+    failed.push(
+      labelled
+        ? trajectory
+        : {
+            ...trajectory,
+            failureModes: await options.classify!(
+              observedTrajectory(options.benchmark, trajectory, group.task),
+            ),
+          },
+    );
+  }
+  return failed;
+}
+
+/** The ids of the siblings one rescue rolls out under, as `options.selection` says. */
+async function chooseSiblings(
+  options: RescuerOptions,
+  ids: string[],
+  group: RolloutGroup,
+  failed: Trajectory[],
+  key: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  switch (options.selection) {
+    case "all":
+      return ids;
+    case "single":
+      return [options.singleSiblingId as string];
+    case "random": {
+      const random = createRandom(mixSeed(options.seed, key, 0x72616e64));
+      return shuffle(ids, random).slice(0, options.k);
+    }
+    case "router": {
+      const router = options.router as RouterV1;
+      const decision = await router.route({
+        task: observedTask(options.benchmark, group.task),
+        failedGroup: failed.map((trajectory) =>
+          observedTrajectory(options.benchmark, trajectory, group.task),
+        ),
+        pool: options.pool,
+        profiles: options.profiles(),
+        k: options.k,
+        seed: mixSeed(options.seed, key),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      assertRouterDecisionInPool(router.id, decision, options.pool);
+      return decision.selected.slice(0, options.k);
+    }
+  }
+}
+
 /**
  * A rescue step for all-fail groups: chooses siblings, rolls the same policy out under them within the
  * rescue budget, and returns the group that replaces the failed one (rescue rollouts, plus one base
@@ -84,62 +140,14 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
       field: "singleSiblingId",
     });
   }
-  const choose = async (
-    group: RolloutGroup,
-    failed: Trajectory[],
-    key: number,
-    signal?: AbortSignal,
-  ): Promise<string[]> => {
-    const ids = [...siblings.keys()];
-    switch (options.selection) {
-      case "all":
-        return ids;
-      case "single":
-        return [options.singleSiblingId as string];
-      case "random": {
-        const random = createRandom(mixSeed(options.seed, key, 0x72616e64));
-        return shuffle(ids, random).slice(0, options.k);
-      }
-      case "router": {
-        const router = options.router as RouterV1;
-        const decision = await router.route({
-          task: observedTask(options.benchmark, group.task),
-          failedGroup: failed.map((trajectory) =>
-            observedTrajectory(options.benchmark, trajectory, group.task),
-          ),
-          pool: options.pool,
-          profiles: options.profiles(),
-          k: options.k,
-          seed: mixSeed(options.seed, key),
-          ...(signal === undefined ? {} : { signal }),
-        });
-        assertRouterDecisionInPool(router.id, decision, options.pool);
-        return decision.selected.slice(0, options.k);
-      }
-    }
-  };
-
   return async (group, context): Promise<RescueOutcome> => {
     const key = group.trajectories[0]?.seed ?? context.step;
     const budget = Math.min(options.rescueBudget, context.rolloutsLeft);
     const metrics: Record<string, number> = { attempts: 1, successes: 0 };
     if (budget <= 0 || siblings.size === 0)
       return { group: null, rollouts: 0, metrics: { attempts: 0, successes: 0 } };
-    const failed: Trajectory[] = [];
-    for (const trajectory of group.trajectories) {
-      const labelled = options.classify === undefined || trajectory.failureModes.length > 0;
-      failed.push(
-        labelled
-          ? trajectory
-          : {
-              ...trajectory,
-              failureModes: await options.classify!(
-                observedTrajectory(options.benchmark, trajectory, group.task),
-              ),
-            },
-      );
-    }
-    const chosen = await choose(group, failed, key, context.signal);
+    const failed = await labelFailures(options, group);
+    const chosen = await chooseSiblings(options, [...siblings.keys()], group, failed, key, context.signal);
     if (options.selection === "router") metrics.routerQueries = 1;
     const shares = shareBudget(budget, chosen.length);
     const rescued: Trajectory[] = [];
