@@ -78,16 +78,21 @@ export interface RoutingOutcome {
   top1: Record<string, string | null>;
 }
 
-/**
- * Runs groups under the base harness, keeps the all-failed ones, runs every sibling and the base
- * harness re-rolled on each of them with the same fresh seeds (so every choice is scored on the same
- * episodes), and compares each router's top-1 with the re-roll, a random sibling, the best single
- * sibling and the ceiling.
- */
-export async function measureRouting(options: MeasureRoutingOptions): Promise<RoutingMeasurement> {
-  const groupSize = options.groupSize ?? 4;
-  const rescueRollouts = options.rescueRollouts ?? 1;
-  const seed = options.seed ?? 0;
+interface FailedGroup {
+  task: Task;
+  group: ObservedTrajectory[];
+}
+
+function share(values: readonly boolean[]): number {
+  return values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
+}
+
+/** Runs a group per task under the base harness and keeps the all-failed ones, labelled by the classifiers. */
+async function findFailedGroups(
+  options: MeasureRoutingOptions,
+  groupSize: number,
+  seed: number,
+): Promise<FailedGroup[]> {
   const classifiers = options.classifiers ?? [createRuleClassifier()];
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: groupSize }, (_, rollout) => ({
@@ -98,7 +103,7 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
   );
   options.onProgress?.(`base: ${jobs.length} episodes`);
   const base = await runJobs(options, jobs);
-  const failedGroups: { task: Task; group: ObservedTrajectory[] }[] = [];
+  const failedGroups: FailedGroup[] = [];
   for (const [index, task] of options.tasks.entries()) {
     const group = base.slice(index * groupSize, (index + 1) * groupSize);
     if (group.every((trajectory) => !trajectory.success)) {
@@ -111,9 +116,16 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
       failedGroups.push({ task, group: labelled });
     }
   }
-  options.onProgress?.(
-    `${failedGroups.length} of ${options.tasks.length} groups failed entirely; running ${options.pool.siblings.length} siblings on each`,
-  );
+  return failedGroups;
+}
+
+/** Sibling id (and the re-roll control) -> for each failed group, whether one of its rollouts succeeded. */
+async function runSiblingsOnFailures(
+  options: MeasureRoutingOptions,
+  failedGroups: readonly FailedGroup[],
+  seed: number,
+): Promise<Map<string, boolean[]>> {
+  const rescueRollouts = options.rescueRollouts ?? 1;
   const rescued = new Map<string, boolean[]>();
   const control = { id: rerollControlId, config: options.pool.base.config };
   for (const sibling of [...options.pool.siblings, control]) {
@@ -134,11 +146,16 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
       ),
     );
   }
-  const share = (values: readonly boolean[]) =>
-    values.length === 0 ? 0 : values.filter(Boolean).length / values.length;
-  const rerollControl = share(rescued.get(rerollControlId) ?? []);
-  rescued.delete(rerollControlId);
-  const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
+  return rescued;
+}
+
+/** Asks every router for its top-1 on each failed group and records who rescued it. */
+async function routeFailures(
+  options: MeasureRoutingOptions,
+  failedGroups: readonly FailedGroup[],
+  rescued: ReadonlyMap<string, boolean[]>,
+  seed: number,
+): Promise<RoutingOutcome[]> {
   const outcomes: RoutingOutcome[] = [];
   for (const [index, { task, group }] of failedGroups.entries()) {
     const top1: Record<string, string | null> = {};
@@ -161,9 +178,14 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
       top1,
     });
   }
+  return outcomes;
+}
+
+/** Each router's share of failed groups its top-1 rescued, and how often it picked each sibling first. */
+function scoreRouters(routers: readonly RouterV1[], outcomes: readonly RoutingOutcome[]) {
   const routerTop1: Record<string, number> = {};
   const routerPicks: Record<string, Record<string, number>> = {};
-  for (const router of options.routers) {
+  for (const router of routers) {
     const picks: Record<string, number> = {};
     for (const { top1 } of outcomes) {
       const top = top1[router.id];
@@ -174,6 +196,28 @@ export async function measureRouting(options: MeasureRoutingOptions): Promise<Ro
     );
     routerPicks[router.id] = picks;
   }
+  return { routerTop1, routerPicks };
+}
+
+/**
+ * Runs groups under the base harness, keeps the all-failed ones, runs every sibling and the base
+ * harness re-rolled on each of them with the same fresh seeds (so every choice is scored on the same
+ * episodes), and compares each router's top-1 with the re-roll, a random sibling, the best single
+ * sibling and the ceiling.
+ */
+export async function measureRouting(options: MeasureRoutingOptions): Promise<RoutingMeasurement> {
+  const groupSize = options.groupSize ?? 4;
+  const seed = options.seed ?? 0;
+  const failedGroups = await findFailedGroups(options, groupSize, seed);
+  options.onProgress?.(
+    `${failedGroups.length} of ${options.tasks.length} groups failed entirely; running ${options.pool.siblings.length} siblings on each`,
+  );
+  const rescued = await runSiblingsOnFailures(options, failedGroups, seed);
+  const rerollControl = share(rescued.get(rerollControlId) ?? []);
+  rescued.delete(rerollControlId);
+  const perSibling = Object.fromEntries([...rescued].map(([id, values]) => [id, share(values)]));
+  const outcomes = await routeFailures(options, failedGroups, rescued, seed);
+  const { routerTop1, routerPicks } = scoreRouters(options.routers, outcomes);
   const siblingRates = Object.entries(perSibling);
   let best: { harnessId: string | null; rate: number } = { harnessId: null, rate: 0 };
   for (const [id, rate] of siblingRates) if (rate > best.rate) best = { harnessId: id, rate };
