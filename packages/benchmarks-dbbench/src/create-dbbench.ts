@@ -81,26 +81,48 @@ function defaultDataDirectory(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "data");
 }
 
+/** The engine `options.engine` names: a given engine, SQLite, or MySQL at a mysql:// URL. */
+function engineOf(options: DbBenchOptions, now: () => number): DatabaseEngine {
+  const limits: StatementLimits = {
+    timeLimitMs: options.queryTimeLimitMs ?? 60_000,
+    maxRows: options.maxResultRows ?? 100_000,
+  };
+  const engineOption = options.engine ?? "sqlite";
+  if (typeof engineOption !== "string") return engineOption;
+  if (engineOption === "sqlite") return createSqliteEngine({ limits, now });
+  if (/^mysql:\/\//.test(engineOption)) return createMysqlEngine({ url: engineOption, limits });
+  throw new InvalidInputError(`expected "sqlite" or a mysql:// URL, got "${engineOption}"`, {
+    field: "engine",
+  });
+}
+
+/** The file `loadTasks` reads and the split its tasks belong to: a given path, or a bundled split. */
+function dataFileOf(loadOptions: LoadTasksOptions, dataDirectory: string): { file: string; split: string } {
+  if (loadOptions.path !== undefined) {
+    const file = loadOptions.path;
+    return { file, split: basename(file, extname(file)) };
+  }
+  const requested = loadOptions.split ?? "standard-a";
+  const fileName = bundledSplits[requested];
+  if (fileName === undefined) {
+    throw new InvalidInputError(
+      `unknown split "${requested}"; expected one of ${Object.keys(bundledSplits).join(", ")}`,
+      {
+        field: "split",
+      },
+    );
+  }
+  return { file: join(dataDirectory, fileName), split: requested };
+}
+
 /**
  * Creates the DBBench benchmark (AgentBench's DB task). Splits `standard-a` (alias `train`) and
  * `dev` (alias `heldout`) are bundled; `loadTasks({ path })` loads any file of the format. Labels,
  * reference SQL and hashes stay in a private map of this instance, never in a Task.
  */
 export function createDbBench(options: DbBenchOptions = {}): DbBench {
-  const limits: StatementLimits = {
-    timeLimitMs: options.queryTimeLimitMs ?? 60_000,
-    maxRows: options.maxResultRows ?? 100_000,
-  };
   const now = options.now ?? Date.now;
-  const engineOption = options.engine ?? "sqlite";
-  let engine: DatabaseEngine;
-  if (typeof engineOption !== "string") engine = engineOption;
-  else if (engineOption === "sqlite") engine = createSqliteEngine({ limits, now });
-  else if (/^mysql:\/\//.test(engineOption)) engine = createMysqlEngine({ url: engineOption, limits });
-  else
-    throw new InvalidInputError(`expected "sqlite" or a mysql:// URL, got "${engineOption}"`, {
-      field: "engine",
-    });
+  const engine = engineOf(options, now);
   const protocol = options.protocol ?? "auto";
   const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
   const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
@@ -120,25 +142,7 @@ export function createDbBench(options: DbBenchOptions = {}): DbBench {
     observableCategory,
     ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
-      let file: string;
-      let split: string;
-      if (loadOptions.path !== undefined) {
-        file = loadOptions.path;
-        split = basename(file, extname(file));
-      } else {
-        const requested = loadOptions.split ?? "standard-a";
-        const fileName = bundledSplits[requested];
-        if (fileName === undefined) {
-          throw new InvalidInputError(
-            `unknown split "${requested}"; expected one of ${Object.keys(bundledSplits).join(", ")}`,
-            {
-              field: "split",
-            },
-          );
-        }
-        file = join(dataDirectory, fileName);
-        split = requested;
-      }
+      const { file, split } = dataFileOf(loadOptions, dataDirectory);
       let text: string;
       try {
         text = await readFile(file);

@@ -167,6 +167,37 @@ class MysqlEpisodeDatabase implements EpisodeDatabase {
 export const agentBenchSqlMode =
   "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
 
+/** Sets the session's time limit and sql_mode and creates the task's tables with their rows. */
+async function prepareEpisodeDatabase(
+  connection: mysql.Connection,
+  limits: StatementLimits,
+  isMariaDb: boolean,
+  tables: readonly TableSpec[],
+): Promise<void> {
+  const seconds = limits.timeLimitMs / 1000;
+  await connectionQuery(
+    connection,
+    isMariaDb
+      ? `SET SESSION max_statement_time = ${seconds}`
+      : `SET SESSION max_execution_time = ${Math.ceil(limits.timeLimitMs)}`,
+  );
+  await connectionQuery(connection, `SET SESSION sql_mode = '${agentBenchSqlMode}'`);
+  for (const table of tables) {
+    const columns = table.columns.map((column) => `${quoteIdentifier(column)} TEXT`).join(",");
+    await connectionQuery(
+      connection,
+      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns})`,
+    );
+    if (table.rows.length === 0) continue;
+    const valueMarks = table.rows.map((row) => `(${row.map(() => "?").join(",")})`).join(",");
+    await connectionQuery(
+      connection,
+      `INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(",")}) VALUES ${valueMarks}`,
+      table.rows.flat(),
+    );
+  }
+}
+
 /**
  * MySQL / MariaDB over the wire (the reference engine): one database per episode, created from the
  * task's tables (TEXT columns, rows inserted with parameters) as AgentBench's `_build_init_sql`
@@ -221,28 +252,7 @@ export function createMysqlEngine(options: MysqlEngineOptions): DatabaseEngine {
         await new Promise<void>((resolve, reject) =>
           connection.connect((error) => (error ? reject(error) : resolve())),
         );
-        const seconds = options.limits.timeLimitMs / 1000;
-        await connectionQuery(
-          connection,
-          info.isMariaDb
-            ? `SET SESSION max_statement_time = ${seconds}`
-            : `SET SESSION max_execution_time = ${Math.ceil(options.limits.timeLimitMs)}`,
-        );
-        await connectionQuery(connection, `SET SESSION sql_mode = '${agentBenchSqlMode}'`);
-        for (const table of tables) {
-          const columns = table.columns.map((column) => `${quoteIdentifier(column)} TEXT`).join(",");
-          await connectionQuery(
-            connection,
-            `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table.name)} (${columns})`,
-          );
-          if (table.rows.length === 0) continue;
-          const valueMarks = table.rows.map((row) => `(${row.map(() => "?").join(",")})`).join(",");
-          await connectionQuery(
-            connection,
-            `INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(",")}) VALUES ${valueMarks}`,
-            table.rows.flat(),
-          );
-        }
+        await prepareEpisodeDatabase(connection, options.limits, info.isMariaDb, tables);
       } catch (error) {
         connection.destroy();
         await adminQuery(pool, `DROP DATABASE IF EXISTS ${quoteIdentifier(name)}`).catch(() => undefined);

@@ -175,15 +175,19 @@ export interface EngineDiffOptions {
   generatedClasses?: boolean;
 }
 
-/**
- * Runs the same statements on the candidate engine and on the reference: each gold INSERT/UPDATE
- * label SQL (compared by table hash) and the generated queries over every task's table (compared by
- * the rendered result). Each modification runs on a fresh database; queries share one per table.
- */
-export async function engineDiff(options: EngineDiffOptions): Promise<EngineDiffReport> {
-  const lookup = recordsOf.get(options.benchmark);
-  if (lookup === undefined) throw new Error("engineDiff needs a benchmark made by createDbBench");
-  const work: { taskId: string; tables: TableSpec[]; sql: string; modifies: boolean }[] = [];
+interface DiffWork {
+  taskId: string;
+  tables: TableSpec[];
+  sql: string;
+  modifies: boolean;
+}
+
+/** The statements to compare: each task's gold modification or generated queries, and the generated classes. */
+async function collectWork(
+  options: EngineDiffOptions,
+  lookup: (taskId: string) => unknown,
+): Promise<DiffWork[]> {
+  const work: DiffWork[] = [];
   for (const source of options.tasks) {
     const loaded = await options.benchmark.loadTasks(source);
     for (const task of loaded.tasks) {
@@ -203,6 +207,18 @@ export async function engineDiff(options: EngineDiffOptions): Promise<EngineDiff
         work.push({ taskId: `${task.id} (digit-first copy)`, ...item, modifies: false });
     }
   }
+  return work;
+}
+
+/**
+ * Runs the same statements on the candidate engine and on the reference: each gold INSERT/UPDATE
+ * label SQL (compared by table hash) and the generated queries over every task's table (compared by
+ * the rendered result). Each modification runs on a fresh database; queries share one per table.
+ */
+export async function engineDiff(options: EngineDiffOptions): Promise<EngineDiffReport> {
+  const lookup = recordsOf.get(options.benchmark);
+  if (lookup === undefined) throw new Error("engineDiff needs a benchmark made by createDbBench");
+  const work = await collectWork(options, lookup);
   const disagreements: EngineDisagreement[] = [];
   let agreed = 0;
   const candidate = options.benchmark.engine;
