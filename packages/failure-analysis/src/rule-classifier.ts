@@ -58,6 +58,93 @@ export function classifyByRules(
   return sortByPriority([...common, ...own], conventions.modePriority);
 }
 
+/** The labels of how the answer itself went wrong: given too early, misreading an empty result, badly formatted, or wrong. */
+function answerLabels(
+  submit: CallFact,
+  answer: string,
+  before: readonly CallFact[],
+  informative: readonly CallFact[],
+  conventions: FailureConventions,
+): FailureLabel[] {
+  const submitPhase: FailureLabel[] = [];
+  if (informative.length === 0) {
+    submitPhase.push(
+      label(
+        "premature-answer",
+        `answered "${excerpt(answer, 120)}" at step ${submit.step} without any successful ${before.length === 0 ? "call" : "call (only errors)"} before it`,
+        submit.step,
+      ),
+    );
+  } else {
+    const lastResult = informative[informative.length - 1] as CallFact;
+    if (
+      matches(conventions.emptyResultPattern, lastResult.content) &&
+      !matches(conventions.emptyAnswerPattern, answer)
+    ) {
+      submitPhase.push(
+        label(
+          "empty-result-misread",
+          `step ${lastResult.step} returned an empty result (${excerpt(lastResult.content, 60)}) yet the answer was "${excerpt(answer, 120)}"`,
+          lastResult.step,
+        ),
+      );
+    }
+  }
+  if (conventions.answerFormatPattern !== null && !matches(conventions.answerFormatPattern, answer)) {
+    submitPhase.push(
+      label(
+        "wrong-answer-format",
+        `answer "${excerpt(answer, 160)}" does not match the expected format /${conventions.answerFormatPattern}/`,
+        submit.step,
+      ),
+    );
+  }
+  if (submitPhase.length === 0) {
+    const lastResult = informative[informative.length - 1];
+    submitPhase.push(
+      label(
+        "wrong-target",
+        `well-formed answer "${excerpt(answer, 120)}" graded wrong${lastResult === undefined ? "" : `; last result (step ${lastResult.step}): ${excerpt(lastResult.content, 120)}`}`,
+        submit.step,
+      ),
+    );
+  }
+  return submitPhase;
+}
+
+/** The labels of a trajectory that submitted an answer; `before` holds the work calls before the submit. */
+function submitLabels(
+  submit: CallFact,
+  before: readonly CallFact[],
+  conventions: FailureConventions,
+): FailureLabel[] {
+  const labels: FailureLabel[] = [];
+  const answer = answerOf(submit.call, conventions);
+  const informative = before.filter((fact) => !fact.isError);
+  labels.push(...answerLabels(submit, answer, before, informative, conventions));
+  const empty = unrecoveredEmpty(informative, conventions);
+  if (empty !== undefined) {
+    labels.push(
+      label(
+        "unrecovered-empty-result",
+        `the last read before the answer at step ${submit.step} (step ${empty.step}: ${excerpt(JSON.stringify(empty.call.arguments), 120)}) returned an empty result`,
+        empty.step,
+      ),
+    );
+  }
+  const unchecked = uncheckedChange(informative, conventions);
+  if (unchecked !== undefined) {
+    labels.push(
+      label(
+        "unchecked-change",
+        `step ${unchecked.step} changed state (${excerpt(changeText(unchecked, conventions) ?? "", 120)}; reply ${excerpt(unchecked.content, 40)}) and nothing read it back before the answer at step ${submit.step}`,
+        unchecked.step,
+      ),
+    );
+  }
+  return labels;
+}
+
 /** The labels of the common failure modes. */
 function commonLabels(trajectory: ObservedTrajectory, conventions: FailureConventions): FailureLabel[] {
   const labels: FailureLabel[] = [];
@@ -118,73 +205,8 @@ function commonLabels(trajectory: ObservedTrajectory, conventions: FailureConven
   }
 
   if (submit !== undefined) {
-    const answer = answerOf(submit.call, conventions);
     const before = calls.filter((fact) => isWork(fact) && fact.step < submit.step);
-    const informative = before.filter((fact) => !fact.isError);
-    const submitPhase: FailureLabel[] = [];
-    if (informative.length === 0) {
-      submitPhase.push(
-        label(
-          "premature-answer",
-          `answered "${excerpt(answer, 120)}" at step ${submit.step} without any successful ${before.length === 0 ? "call" : "call (only errors)"} before it`,
-          submit.step,
-        ),
-      );
-    } else {
-      const lastResult = informative[informative.length - 1] as CallFact;
-      if (
-        matches(conventions.emptyResultPattern, lastResult.content) &&
-        !matches(conventions.emptyAnswerPattern, answer)
-      ) {
-        submitPhase.push(
-          label(
-            "empty-result-misread",
-            `step ${lastResult.step} returned an empty result (${excerpt(lastResult.content, 60)}) yet the answer was "${excerpt(answer, 120)}"`,
-            lastResult.step,
-          ),
-        );
-      }
-    }
-    if (conventions.answerFormatPattern !== null && !matches(conventions.answerFormatPattern, answer)) {
-      submitPhase.push(
-        label(
-          "wrong-answer-format",
-          `answer "${excerpt(answer, 160)}" does not match the expected format /${conventions.answerFormatPattern}/`,
-          submit.step,
-        ),
-      );
-    }
-    if (submitPhase.length === 0) {
-      const lastResult = informative[informative.length - 1];
-      submitPhase.push(
-        label(
-          "wrong-target",
-          `well-formed answer "${excerpt(answer, 120)}" graded wrong${lastResult === undefined ? "" : `; last result (step ${lastResult.step}): ${excerpt(lastResult.content, 120)}`}`,
-          submit.step,
-        ),
-      );
-    }
-    labels.push(...submitPhase);
-    const empty = unrecoveredEmpty(informative, conventions);
-    if (empty !== undefined) {
-      labels.push(
-        label(
-          "unrecovered-empty-result",
-          `the last read before the answer at step ${submit.step} (step ${empty.step}: ${excerpt(JSON.stringify(empty.call.arguments), 120)}) returned an empty result`,
-          empty.step,
-        ),
-      );
-    }
-    const unchecked = uncheckedChange(informative, conventions);
-    if (unchecked !== undefined) {
-      labels.push(
-        label(
-          "unchecked-change",
-          `step ${unchecked.step} changed state (${excerpt(changeText(unchecked, conventions) ?? "", 120)}; reply ${excerpt(unchecked.content, 40)}) and nothing read it back before the answer at step ${submit.step}`,
-          unchecked.step,
-        ),
-      );
-    }
+    labels.push(...submitLabels(submit, before, conventions));
   }
   return labels;
 }
