@@ -57,6 +57,69 @@ const operators = [
   "!",
 ];
 
+interface QuotedToken {
+  token: SqlToken;
+  /** Position just after the closing quote. */
+  end: number;
+}
+
+/** Reads the `'...'` or `"..."` string literal at `position` (backslash escapes, doubled quotes). */
+function readString(sql: string, position: number): QuotedToken {
+  const quote = sql[position] as string;
+  let value = "";
+  let index = position + 1;
+  let closed = false;
+  while (index < sql.length) {
+    const current = sql[index] as string;
+    if (current === "\\" && index + 1 < sql.length) {
+      const next = sql[index + 1] as string;
+      value += mysqlEscapes[next] ?? next;
+      index += 2;
+    } else if (current === quote) {
+      if (sql[index + 1] === quote) {
+        value += quote;
+        index += 2;
+      } else {
+        index += 1;
+        closed = true;
+        break;
+      }
+    } else {
+      value += current;
+      index += 1;
+    }
+  }
+  const rest = sql.slice(position);
+  if (!closed) throw new SqlSyntaxError(`unterminated string literal near '${rest.slice(0, 40)}'`, rest);
+  return { token: { type: "string", text: sql.slice(position, index), value }, end: index };
+}
+
+/** Reads the `` `...` `` identifier at `position` (doubled backquotes). */
+function readQuotedIdentifier(sql: string, position: number): QuotedToken {
+  let value = "";
+  let index = position + 1;
+  let closed = false;
+  while (index < sql.length) {
+    const current = sql[index] as string;
+    if (current === "`") {
+      if (sql[index + 1] === "`") {
+        value += "`";
+        index += 2;
+      } else {
+        index += 1;
+        closed = true;
+        break;
+      }
+    } else {
+      value += current;
+      index += 1;
+    }
+  }
+  const rest = sql.slice(position);
+  if (!closed) throw new SqlSyntaxError(`unterminated quoted identifier near '${rest.slice(0, 40)}'`, rest);
+  return { token: { type: "quoted-identifier", text: sql.slice(position, index), value }, end: index };
+}
+
 /**
  * Splits MySQL SQL into tokens as MySQL's default sql_mode reads it: `'...'` and `"..."` are string
  * literals with backslash escapes (`\n`, `\'`; `\%` and `\_` keep their backslash for LIKE),
@@ -95,59 +158,10 @@ export function tokenizeMysql(sql: string): SqlToken[] {
       position += text.length;
       continue;
     }
-    if (character === "'" || character === '"') {
-      let value = "";
-      let index = position + 1;
-      let closed = false;
-      while (index < sql.length) {
-        const current = sql[index] as string;
-        if (current === "\\" && index + 1 < sql.length) {
-          const next = sql[index + 1] as string;
-          value += mysqlEscapes[next] ?? next;
-          index += 2;
-        } else if (current === character) {
-          if (sql[index + 1] === character) {
-            value += character;
-            index += 2;
-          } else {
-            index += 1;
-            closed = true;
-            break;
-          }
-        } else {
-          value += current;
-          index += 1;
-        }
-      }
-      if (!closed) throw new SqlSyntaxError(`unterminated string literal near '${rest.slice(0, 40)}'`, rest);
-      tokens.push({ type: "string", text: sql.slice(position, index), value });
-      position = index;
-      continue;
-    }
-    if (character === "`") {
-      let value = "";
-      let index = position + 1;
-      let closed = false;
-      while (index < sql.length) {
-        const current = sql[index] as string;
-        if (current === "`") {
-          if (sql[index + 1] === "`") {
-            value += "`";
-            index += 2;
-          } else {
-            index += 1;
-            closed = true;
-            break;
-          }
-        } else {
-          value += current;
-          index += 1;
-        }
-      }
-      if (!closed)
-        throw new SqlSyntaxError(`unterminated quoted identifier near '${rest.slice(0, 40)}'`, rest);
-      tokens.push({ type: "quoted-identifier", text: sql.slice(position, index), value });
-      position = index;
+    if (character === "'" || character === '"' || character === "`") {
+      const quoted = character === "`" ? readQuotedIdentifier(sql, position) : readString(sql, position);
+      tokens.push(quoted.token);
+      position = quoted.end;
       continue;
     }
     // MySQL identifiers may begin with a digit (`1952_olympics`) unless they are all digits: a number
