@@ -487,6 +487,90 @@ function joinItems(items: readonly Item[]): string {
   return items.map((item) => item.text).join(" ");
 }
 
+/** After `SET column =`: a (negative) number literal becomes the string MySQL would store; returns the next index. */
+function rewriteAssignedNumber(items: readonly Item[], index: number, out: Item[]): number {
+  const { operand, next } = takeRightOperand(items, index + 1);
+  if (operand.length === 2 && operand[0]?.text === "-" && operand[1]?.numberText !== undefined) {
+    out.push({ text: quoteString(mysqlNumberText(operand[1].numberText, true)), role: "operand" });
+    return next;
+  }
+  if (operand.length === 1 && operand[0]?.numberText !== undefined) {
+    out.push({ text: quoteString(mysqlNumberText(operand[0].numberText, false)), role: "operand" });
+    return next;
+  }
+  return index + 1;
+}
+
+/** A comparison at `items[index]` whose left operand `left` was already taken off `out`. */
+interface PendingComparison {
+  items: readonly Item[];
+  out: Item[];
+  index: number;
+  item: Item;
+  left: Item[];
+  negated: boolean;
+}
+
+/** Rewrites one comparison into the hs_* function MySQL's semantics need; returns the next index. */
+function rewriteComparison({ items, out, index, item, left, negated }: PendingComparison): number {
+  const notText = negated ? "NOT " : "";
+  const leftText = joinItems(left);
+  const keyword = item.keyword ?? "";
+  if (keyword === "BETWEEN") {
+    const low = takeRightOperand(items, index + 1);
+    const andItem = items[low.next];
+    const high = takeRightOperand(items, low.next + 1);
+    if (low.operand.length === 0 || andItem?.keyword !== "AND" || high.operand.length === 0) {
+      out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
+      return index + 1;
+    }
+    out.push({
+      text: `${notText}hs_between(${leftText}, ${joinItems(low.operand)}, ${joinItems(high.operand)})`,
+      role: "operand",
+    });
+    return high.next;
+  }
+  const next = items[index + 1];
+  if (keyword === "IN") {
+    if (next?.role === "operand" && next.text.startsWith("(") && !/^\(\s*(SELECT|WITH)\b/i.test(next.text)) {
+      out.push({ text: `${notText}hs_in(${leftText}, ${next.text.slice(1, -1)})`, role: "operand" });
+      return index + 2;
+    }
+    out.push({ text: `${leftText} ${notText}IN`, role: "other" });
+    return index + 1;
+  }
+  if (next?.keyword === "ANY" || next?.keyword === "ALL" || next?.keyword === "SOME") {
+    out.push(...left, item);
+    return index + 1;
+  }
+  const right = takeRightOperand(items, index + 1);
+  if (right.operand.length === 0) {
+    out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
+    return index + 1;
+  }
+  const rightText = joinItems(right.operand);
+  const after = right.next;
+  if (keyword === "LIKE") {
+    if (items[after]?.keyword === "ESCAPE") {
+      const escapeOperand = takeRightOperand(items, after + 1);
+      out.push({
+        text: `${notText}hs_like(${rightText}, ${leftText}, ${joinItems(escapeOperand.operand)})`,
+        role: "operand",
+      });
+      return escapeOperand.next;
+    }
+    out.push({ text: `${notText}hs_like(${rightText}, ${leftText})`, role: "operand" });
+  } else if (keyword === "REGEXP") {
+    out.push({ text: `${notText}hs_regexp(${leftText}, ${rightText})`, role: "operand" });
+  } else if (keyword === "<=>") {
+    out.push({ text: `hs_null_safe_equal(${leftText}, ${rightText})`, role: "operand" });
+  } else {
+    const operator = keyword === "!=" ? "<>" : keyword;
+    out.push({ text: `(hs_compare(${leftText}, ${rightText}) ${operator} 0)`, role: "operand" });
+  }
+  return after;
+}
+
 function rewriteComparisons(items: readonly Item[]): Item[] {
   const out: Item[] = [];
   let inSet = false;
@@ -510,89 +594,19 @@ function rewriteComparisons(items: readonly Item[]): Item[] {
     if (item.keyword === "=" && inSet && expectAssignment) {
       expectAssignment = false;
       out.push(item);
-      const { operand, next } = takeRightOperand(items, index + 1);
-      if (operand.length === 2 && operand[0]?.text === "-" && operand[1]?.numberText !== undefined) {
-        out.push({ text: quoteString(mysqlNumberText(operand[1].numberText, true)), role: "operand" });
-        index = next;
-      } else if (operand.length === 1 && operand[0]?.numberText !== undefined) {
-        out.push({ text: quoteString(mysqlNumberText(operand[0].numberText, false)), role: "operand" });
-        index = next;
-      } else index += 1;
+      index = rewriteAssignedNumber(items, index, out);
       continue;
     }
     const negated = out[out.length - 1]?.keyword === "NOT" && comparisonWords.has(item.keyword ?? "");
     if (negated) out.pop();
     const left = takeLeftOperand(out);
-    const notText = negated ? "NOT " : "";
     if (left.length === 0) {
       if (negated) out.push({ text: "NOT", role: "word", keyword: "NOT" });
       out.push(item);
       index += 1;
       continue;
     }
-    const leftText = joinItems(left);
-    const keyword = item.keyword ?? "";
-    if (keyword === "BETWEEN") {
-      const low = takeRightOperand(items, index + 1);
-      const andItem = items[low.next];
-      const high = takeRightOperand(items, low.next + 1);
-      if (low.operand.length === 0 || andItem?.keyword !== "AND" || high.operand.length === 0) {
-        out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
-        index += 1;
-        continue;
-      }
-      out.push({
-        text: `${notText}hs_between(${leftText}, ${joinItems(low.operand)}, ${joinItems(high.operand)})`,
-        role: "operand",
-      });
-      index = high.next;
-      continue;
-    }
-    const next = items[index + 1];
-    if (keyword === "IN") {
-      if (
-        next?.role === "operand" &&
-        next.text.startsWith("(") &&
-        !/^\(\s*(SELECT|WITH)\b/i.test(next.text)
-      ) {
-        out.push({ text: `${notText}hs_in(${leftText}, ${next.text.slice(1, -1)})`, role: "operand" });
-        index += 2;
-      } else {
-        out.push({ text: `${leftText} ${notText}IN`, role: "other" });
-        index += 1;
-      }
-      continue;
-    }
-    if (next?.keyword === "ANY" || next?.keyword === "ALL" || next?.keyword === "SOME") {
-      out.push(...left, item);
-      index += 1;
-      continue;
-    }
-    const right = takeRightOperand(items, index + 1);
-    if (right.operand.length === 0) {
-      out.push(...left, ...(negated ? [{ text: "NOT", role: "word" as const, keyword: "NOT" }] : []), item);
-      index += 1;
-      continue;
-    }
-    const rightText = joinItems(right.operand);
-    index = right.next;
-    if (keyword === "LIKE") {
-      if (items[index]?.keyword === "ESCAPE") {
-        const escapeOperand = takeRightOperand(items, index + 1);
-        out.push({
-          text: `${notText}hs_like(${rightText}, ${leftText}, ${joinItems(escapeOperand.operand)})`,
-          role: "operand",
-        });
-        index = escapeOperand.next;
-      } else out.push({ text: `${notText}hs_like(${rightText}, ${leftText})`, role: "operand" });
-    } else if (keyword === "REGEXP") {
-      out.push({ text: `${notText}hs_regexp(${leftText}, ${rightText})`, role: "operand" });
-    } else if (keyword === "<=>") {
-      out.push({ text: `hs_null_safe_equal(${leftText}, ${rightText})`, role: "operand" });
-    } else {
-      const operator = keyword === "!=" ? "<>" : keyword;
-      out.push({ text: `(hs_compare(${leftText}, ${rightText}) ${operator} 0)`, role: "operand" });
-    }
+    index = rewriteComparison({ items, out, index, item, left, negated });
   }
   return out;
 }
