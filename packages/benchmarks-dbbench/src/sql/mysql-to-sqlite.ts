@@ -281,6 +281,55 @@ function collectCase(nodes: readonly SqlNode[], start: number): number {
   throw new SqlSyntaxError("CASE without END", "CASE");
 }
 
+function operatorItem(text: string): Item {
+  if (comparisonOperators.has(text)) return { text, role: "compare", keyword: text };
+  if (arithmeticOperators.has(text)) return { text, role: "arith" };
+  if (text === "||") return { text: "OR", role: "word", keyword: "OR" };
+  if (text === "&&") return { text: "AND", role: "word", keyword: "AND" };
+  if (text === "!") return { text: "NOT", role: "word", keyword: "NOT" };
+  return { text, role: "other" };
+}
+
+/** The part after a `.` of a qualified name (`t.col`, `t.*`, `` t.`col` ``), quoted for SQLite. */
+function qualifiedPartText(part: SqlToken): string {
+  if (part.type === "quoted-identifier") return quoteIdentifier(part.value);
+  return part.text === "*" ? "*" : quoteIdentifier(part.text);
+}
+
+/** A name followed by a parenthesised group: a function call, renamed and with its arguments rendered. */
+function functionCallItem(word: string, group: SqlNode & { kind: "group" }, context: RenderContext): Item {
+  const upper = word.toUpperCase();
+  let args: string;
+  if (upper === "CAST" || upper === "CONVERT") args = renderCastType(group.children, context);
+  else if (upper === "GROUP_CONCAT") args = renderGroupConcat(group.children, context);
+  else if (isGroupSubquery(group)) args = renderStatementNodes(group.children, context);
+  else args = renderSequence(group.children, context);
+  // a name before parentheses that begins with a digit is no function but a table
+  // (`INSERT INTO 1952_olympics (...)`): MySQL allows such names unquoted, SQLite does not
+  const name =
+    upper === "CONVERT"
+      ? "CAST"
+      : (functionNames[upper] ?? (/^\d/.test(word) ? quoteIdentifier(word) : word));
+  return { text: `${name}(${args})`, role: "operand" };
+}
+
+/** A word that is a keyword, an operator word (DIV, MOD, LIKE...) or a name (the only kind with `name`). */
+function wordItem(word: string, beforeGroup: boolean): Item {
+  const upper = word.toUpperCase();
+  if (operandKeywords.has(upper)) return { text: upper, role: "operand" };
+  if (upper === "DIV") return { text: "/", role: "arith" };
+  if (upper === "MOD") return { text: "%", role: "arith" };
+  if (comparisonWords.has(upper)) {
+    const keyword = upper === "RLIKE" ? "REGEXP" : upper;
+    return { text: keyword, role: "compare", keyword };
+  }
+  if (keywords.has(upper)) return { text: upper, role: "word", keyword: upper };
+  if (mysqlReservedWords.has(upper) && !beforeGroup) {
+    throw new SqlSyntaxError(`reserved word ${word} used as a name`, `${word}`);
+  }
+  return { text: quoteIdentifier(word), role: "operand", name: word };
+}
+
 function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
   const items: Item[] = [];
   let cteMode = false;
@@ -328,30 +377,16 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
       case "parameter":
         items.push({ text: "?", role: "operand" });
         continue;
-      case "operator": {
-        if (comparisonOperators.has(token.text))
-          items.push({ text: token.text, role: "compare", keyword: token.text });
-        else if (arithmeticOperators.has(token.text)) items.push({ text: token.text, role: "arith" });
-        else if (token.text === "||") items.push({ text: "OR", role: "word", keyword: "OR" });
-        else if (token.text === "&&") items.push({ text: "AND", role: "word", keyword: "AND" });
-        else if (token.text === "!") items.push({ text: "NOT", role: "word", keyword: "NOT" });
-        else items.push({ text: token.text, role: "other" });
+      case "operator":
+        items.push(operatorItem(token.text));
         continue;
-      }
       case "punct": {
         if (token.text === ",") {
           items.push({ text: ",", role: "comma" });
           cteName = undefined;
         } else if (token.text === "." && items.length > 0 && next?.kind === "token") {
           const previous = items[items.length - 1] as Item;
-          const part = next.token;
-          const partText =
-            part.type === "quoted-identifier"
-              ? quoteIdentifier(part.value)
-              : part.text === "*"
-                ? "*"
-                : quoteIdentifier(part.text);
-          previous.text = `${previous.text}.${partText}`;
+          previous.text = `${previous.text}.${qualifiedPartText(next.token)}`;
           delete previous.name;
           index += 1;
         } else items.push({ text: token.text, role: "other" });
@@ -369,18 +404,7 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
           continue;
         }
         if (next?.kind === "group" && !keywords.has(upper)) {
-          let args: string;
-          if (upper === "CAST" || upper === "CONVERT") args = renderCastType(next.children, context);
-          else if (upper === "GROUP_CONCAT") args = renderGroupConcat(next.children, context);
-          else if (isGroupSubquery(next)) args = renderStatementNodes(next.children, context);
-          else args = renderSequence(next.children, context);
-          // a name before parentheses that begins with a digit is no function but a table
-          // (`INSERT INTO 1952_olympics (...)`): MySQL allows such names unquoted, SQLite does not
-          const name =
-            upper === "CONVERT"
-              ? "CAST"
-              : (functionNames[upper] ?? (/^\d/.test(token.text) ? quoteIdentifier(token.text) : token.text));
-          items.push({ text: `${name}(${args})`, role: "operand" });
+          items.push(functionCallItem(token.text, next, context));
           index += 1;
           continue;
         }
@@ -404,35 +428,9 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
           const previous = items[items.length - 1];
           if (previous?.role !== "word" || previous.keyword !== "AS") cteMode = false;
         }
-        if (operandKeywords.has(upper)) {
-          items.push({ text: upper, role: "operand" });
-          continue;
-        }
-        if (upper === "DIV") {
-          items.push({ text: "/", role: "arith" });
-          continue;
-        }
-        if (upper === "MOD") {
-          items.push({ text: "%", role: "arith" });
-          continue;
-        }
-        if (comparisonWords.has(upper)) {
-          items.push({
-            text: upper === "RLIKE" ? "REGEXP" : upper,
-            role: "compare",
-            keyword: upper === "RLIKE" ? "REGEXP" : upper,
-          });
-          continue;
-        }
-        if (keywords.has(upper)) {
-          items.push({ text: upper, role: "word", keyword: upper });
-          continue;
-        }
-        if (mysqlReservedWords.has(upper) && next?.kind !== "group") {
-          throw new SqlSyntaxError(`reserved word ${token.text} used as a name`, `${token.text}`);
-        }
-        items.push({ text: quoteIdentifier(token.text), role: "operand", name: token.text });
-        if (cteMode && cteName === undefined) cteName = token.text;
+        const item = wordItem(token.text, next?.kind === "group");
+        items.push(item);
+        if (item.name !== undefined && cteMode && cteName === undefined) cteName = token.text;
         continue;
       }
       default:
