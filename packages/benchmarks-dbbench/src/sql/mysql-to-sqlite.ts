@@ -330,6 +330,39 @@ function wordItem(word: string, beforeGroup: boolean): Item {
   return { text: quoteIdentifier(word), role: "operand", name: word };
 }
 
+/** A parenthesised group as one operand; the body of the CTE `cteName` (when given) leaves that name unwrapped. */
+function groupItem(
+  group: SqlNode & { kind: "group" },
+  context: RenderContext,
+  cteName: string | undefined,
+): Item {
+  let inner: string;
+  if (cteName !== undefined) {
+    inner = renderStatementNodes(group.children, {
+      noWrap: new Set([...context.noWrap, cteName.toLowerCase()]),
+    });
+  } else {
+    inner = isGroupSubquery(group)
+      ? renderStatementNodes(group.children, context)
+      : renderSequence(group.children, context);
+  }
+  return { text: `(${inner})`, role: "operand" };
+}
+
+/** The string literal at `start` joined with the ones right after it (`'a' 'b'` is `'ab'` in MySQL). */
+function adjacentStrings(nodes: readonly SqlNode[], start: number): { value: string; last: number } {
+  let index = start;
+  let value = (nodes[index] as { token: SqlToken }).token.value;
+  while (
+    nodes[index + 1]?.kind === "token" &&
+    (nodes[index + 1] as { token: SqlToken }).token.type === "string"
+  ) {
+    index += 1;
+    value += (nodes[index] as { token: SqlToken }).token.value;
+  }
+  return { value, last: index };
+}
+
 function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
   const items: Item[] = [];
   let cteMode = false;
@@ -339,18 +372,9 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
     const next = nodes[index + 1];
     if (node.kind === "group") {
       const previous = items[items.length - 1];
-      let inner: string;
-      if (cteMode && previous?.keyword === "AS" && cteName !== undefined) {
-        inner = renderStatementNodes(node.children, {
-          noWrap: new Set([...context.noWrap, cteName.toLowerCase()]),
-        });
-        cteName = undefined;
-      } else {
-        inner = isGroupSubquery(node)
-          ? renderStatementNodes(node.children, context)
-          : renderSequence(node.children, context);
-      }
-      items.push({ text: `(${inner})`, role: "operand" });
+      const cteBodyOf = cteMode && previous?.keyword === "AS" ? cteName : undefined;
+      if (cteBodyOf !== undefined) cteName = undefined;
+      items.push(groupItem(node, context, cteBodyOf));
       continue;
     }
     const token = node.token;
@@ -360,15 +384,9 @@ function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
         if (cteMode && items[items.length - 2]?.keyword !== "AS") cteName ??= token.value;
         continue;
       case "string": {
-        let value = token.value;
-        while (
-          nodes[index + 1]?.kind === "token" &&
-          (nodes[index + 1] as { token: SqlToken }).token.type === "string"
-        ) {
-          index += 1;
-          value += (nodes[index] as { token: SqlToken }).token.value;
-        }
-        items.push({ text: quoteString(value), role: "operand" });
+        const strings = adjacentStrings(nodes, index);
+        index = strings.last;
+        items.push({ text: quoteString(strings.value), role: "operand" });
         continue;
       }
       case "number":
