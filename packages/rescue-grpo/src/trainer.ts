@@ -159,17 +159,8 @@ class PromptStream {
 const mean = (values: readonly number[]) =>
   values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/**
- * The GRPO trainer loop. Each step draws prompts, collects a group of G rollouts per prompt under the
- * base harness and forms the batch by the method's rule:
- * - `grpo`: every group is kept; all-fail (zero-variance) groups have zero advantage.
- * - `dapo`: zero-variance groups are dropped and more prompts drawn until `promptsPerStep` groups
- *   have signal or `maxDrawsPerStep` prompts were drawn; every rollout counts against the budget.
- * When a rescuer is given, each zero-variance all-fail base group is handed to it first, and the group
- * it returns replaces the failed one (its rollouts count too). Then one learner update per step, one
- * metrics line, and checkpoints.
- */
-export async function trainGrpo(context: TrainerContext, input: TrainerConfig): Promise<TrainingSummary> {
+/** The parsed config, checked against the context (tasks present, a rescuer for the rescue methods). */
+function validatedConfig(context: TrainerContext, input: TrainerConfig) {
   const parsed = trainerConfigSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -184,7 +175,14 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
       field: "method",
     });
   }
-  const started = Date.now();
+  return config;
+}
+
+/** Creates the run directory and writes its config.json, or checks a resumed run's against it. */
+async function prepareRunDirectory(
+  context: TrainerContext,
+  config: ReturnType<typeof validatedConfig>,
+): Promise<void> {
   const configFile = join(context.outDirectory, "config.json");
   const written = {
     ...config,
@@ -207,6 +205,22 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
   } else {
     await writeFile(configFile, `${JSON.stringify(written, null, 2)}\n`);
   }
+}
+
+/**
+ * The GRPO trainer loop. Each step draws prompts, collects a group of G rollouts per prompt under the
+ * base harness and forms the batch by the method's rule:
+ * - `grpo`: every group is kept; all-fail (zero-variance) groups have zero advantage.
+ * - `dapo`: zero-variance groups are dropped and more prompts drawn until `promptsPerStep` groups
+ *   have signal or `maxDrawsPerStep` prompts were drawn; every rollout counts against the budget.
+ * When a rescuer is given, each zero-variance all-fail base group is handed to it first, and the group
+ * it returns replaces the failed one (its rollouts count too). Then one learner update per step, one
+ * metrics line, and checkpoints.
+ */
+export async function trainGrpo(context: TrainerContext, input: TrainerConfig): Promise<TrainingSummary> {
+  const config = validatedConfig(context, input);
+  const started = Date.now();
+  await prepareRunDirectory(context, config);
   const metricsFile = join(context.outDirectory, "metrics.jsonl");
   const trajectoriesFile = join(context.outDirectory, "trajectories.jsonl");
   const prompts = new PromptStream(context.tasks, mixSeed(config.seed, 0x70726f6d));
