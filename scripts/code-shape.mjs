@@ -209,7 +209,7 @@ function markdown({ files, functions, exports }, { limit, top }) {
   const over = functions.filter((fn) => fn.lines > limit);
   const shown = functions.slice(0, Math.max(top, over.length));
   const lines = [
-    `Source files read: ${files} (packages/*/src and apps/*/src, tests and __fixtures__ left out)`,
+    `Source files read: ${files} (\`packages/*/src\` and \`apps/*/src\`, tests and \`__fixtures__\` left out)`,
     `Functions: ${functions.length}; over ${limit} lines: ${over.length}; over 100 lines: ${functions.filter((fn) => fn.lines > 100).length}`,
     "",
     `### Longest functions (the top ${top}, and every one over ${limit} lines)`,
