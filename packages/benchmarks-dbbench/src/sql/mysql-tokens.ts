@@ -63,61 +63,45 @@ interface QuotedToken {
   end: number;
 }
 
-/** Reads the `'...'` or `"..."` string literal at `position` (backslash escapes, doubled quotes). */
-function readString(sql: string, position: number): QuotedToken {
+/**
+ * Reads the quoted text at `position` up to its closing quote (a doubled quote stands for itself);
+ * with `backslashEscapes`, `\x` is read through `mysqlEscapes` as MySQL reads string literals.
+ */
+function readQuoted(sql: string, position: number, backslashEscapes: boolean) {
   const quote = sql[position] as string;
   let value = "";
   let index = position + 1;
-  let closed = false;
   while (index < sql.length) {
     const current = sql[index] as string;
-    if (current === "\\" && index + 1 < sql.length) {
+    if (backslashEscapes && current === "\\" && index + 1 < sql.length) {
       const next = sql[index + 1] as string;
       value += mysqlEscapes[next] ?? next;
       index += 2;
-    } else if (current === quote) {
-      if (sql[index + 1] === quote) {
-        value += quote;
-        index += 2;
-      } else {
-        index += 1;
-        closed = true;
-        break;
-      }
-    } else {
+    } else if (current !== quote) {
       value += current;
       index += 1;
+    } else if (sql[index + 1] === quote) {
+      value += quote;
+      index += 2;
+    } else {
+      return { value, end: index + 1 };
     }
   }
   const rest = sql.slice(position);
-  if (!closed) throw new SqlSyntaxError(`unterminated string literal near '${rest.slice(0, 40)}'`, rest);
-  return { token: { type: "string", text: sql.slice(position, index), value }, end: index };
+  const what = backslashEscapes ? "string literal" : "quoted identifier";
+  throw new SqlSyntaxError(`unterminated ${what} near '${rest.slice(0, 40)}'`, rest);
+}
+
+/** Reads the `'...'` or `"..."` string literal at `position` (backslash escapes, doubled quotes). */
+function readString(sql: string, position: number): QuotedToken {
+  const { value, end } = readQuoted(sql, position, true);
+  return { token: { type: "string", text: sql.slice(position, end), value }, end };
 }
 
 /** Reads the `` `...` `` identifier at `position` (doubled backquotes). */
 function readQuotedIdentifier(sql: string, position: number): QuotedToken {
-  let value = "";
-  let index = position + 1;
-  let closed = false;
-  while (index < sql.length) {
-    const current = sql[index] as string;
-    if (current === "`") {
-      if (sql[index + 1] === "`") {
-        value += "`";
-        index += 2;
-      } else {
-        index += 1;
-        closed = true;
-        break;
-      }
-    } else {
-      value += current;
-      index += 1;
-    }
-  }
-  const rest = sql.slice(position);
-  if (!closed) throw new SqlSyntaxError(`unterminated quoted identifier near '${rest.slice(0, 40)}'`, rest);
-  return { token: { type: "quoted-identifier", text: sql.slice(position, index), value }, end: index };
+  const { value, end } = readQuoted(sql, position, false);
+  return { token: { type: "quoted-identifier", text: sql.slice(position, end), value }, end };
 }
 
 /**
