@@ -86,8 +86,12 @@ export function reproduceCommand(packages: readonly string[], expression: string
   return `python3 - <<'HS_RUN'\n${script}\nHS_RUN`;
 }
 
-/** Seconds one expression may run in a probe before it counts as raising `TimeoutError`. */
-export const probeTimeLimitSeconds = 1;
+/**
+ * How long one expression of a probe may run before it counts as raising `TimeoutError`:
+ * CPU seconds (the process's own, so a loaded machine does not change the verdict; a rewrite that loops
+ * is cut quickly) and wall seconds (for one that sleeps or waits).
+ */
+export const probeTimeLimits = { cpuSeconds: 0.1, wallSeconds: 1 } as const;
 
 /** Characters of a probe result kept. */
 const probeResultChars = 100;
@@ -106,7 +110,7 @@ export interface ProbeTarget {
  * Tries each candidate text of some lines of `file` against expressions the issue writes, in one
  * Python process: for the original file and for each rewrite (one line changed at a time) it imports
  * the packages afresh and prints each expression's repr (`[i] => ...`) or what it raised (`[i] raised
- * Error: ...`), each cut after 1 s; a rewrite giving the original's results prints `= the original's
+ * Error: ...`), each cut after `probeTimeLimits`; a rewrite giving the original's results prints `= the original's
  * results`. The file is restored in every case, so the repository is as before.
  */
 export function probeCommand(
@@ -122,9 +126,18 @@ export function probeCommand(
     `path = pathlib.Path(${pythonString(file)})`,
     `targets = ${JSON.stringify(targets.map((target) => [target.line, target.original, target.rewrites]))}`,
     "text = path.read_text()",
-    "def alarm(*_):",
-    `    raise TimeoutError("the expression ran past ${probeTimeLimitSeconds} s")`,
+    "def alarm(number, _):",
+    `    raise TimeoutError("ran past " + ("${probeTimeLimits.cpuSeconds} CPU s" if number == signal.SIGPROF else "${probeTimeLimits.wallSeconds} s"))`,
     "signal.signal(signal.SIGALRM, alarm)",
+    "signal.signal(signal.SIGPROF, alarm)",
+    "def limited(work):",
+    `    signal.setitimer(signal.ITIMER_PROF, ${probeTimeLimits.cpuSeconds})`,
+    `    signal.setitimer(signal.ITIMER_REAL, ${probeTimeLimits.wallSeconds})`,
+    "    try:",
+    "        return work()",
+    "    finally:",
+    "        signal.setitimer(signal.ITIMER_PROF, 0)",
+    "        signal.setitimer(signal.ITIMER_REAL, 0)",
     "def load():",
     "    for name in [name for name in sys.modules if name.split('.')[0] in packages]:",
     "        del sys.modules[name]",
@@ -137,13 +150,10 @@ export function probeCommand(
     "            scope.update({key: value for key, value in vars(module).items() if not key.startswith('_')})",
     "    return scope",
     "def outcome(expression, scope):",
-    `    signal.setitimer(signal.ITIMER_REAL, ${probeTimeLimitSeconds})`,
     "    try:",
-    `        return "=> " + repr(eval(expression, scope))[:${probeResultChars}]`,
+    `        return "=> " + limited(lambda: repr(eval(expression, scope)))[:${probeResultChars}]`,
     "    except BaseException as error:",
     `        return f"raised {type(error).__name__}: {error}"[:${probeResultChars}]`,
-    "    finally:",
-    "        signal.setitimer(signal.ITIMER_REAL, 0)",
     "def results():",
     "    try:",
     "        scope = load()",
