@@ -1,6 +1,6 @@
 import { type ArgumentValue, argumentOptions, pagingParameters } from "./argument-options.js";
 import type { Choices, DraftOption } from "./choice.js";
-import { type ItemCondition, itemConditions } from "./conditions.js";
+import { conditionHolds, type ItemCondition, itemConditions } from "./conditions.js";
 import { changes, isListDoc, workApps } from "./kind-options.js";
 import type { CollectedList, ShownDoc } from "./read-view.js";
 import { appRelevance, overlap, type ViewContext } from "./view-context.js";
@@ -173,13 +173,15 @@ function listOptions(context: ViewContext): DraftOption<CollectedList>[] {
       features: {
         "list:recent": index === lists.length - 1 ? 1 : 0,
         "list:relevance": overlap(context, list.api),
+        "filter:empty-after-check":
+          context.emptyFilters.has(list.variable) && list.items.length === 0 ? 1 : 0,
       },
       value: list,
     }))
     .reverse();
 }
 
-function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
+function conditionOption(condition: ItemCondition, emptyAgain = false): DraftOption<ItemCondition> {
   return {
     label: `cond:${condition.label}`,
     features: {
@@ -187,6 +189,7 @@ function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
       "cond:instruction": condition.fromInstruction ? 1 : 0,
       "cond:keeps-some": condition.keeps > 0 && condition.keeps < 1 ? 1 : 0,
       "cond:keeps-none": condition.keeps === 0 ? 1 : 0,
+      "filter:empty-after-check": emptyAgain ? 1 : 0,
     },
     value: condition,
   };
@@ -199,8 +202,14 @@ export function filteredList(
 ): { list: CollectedList; filter: string } {
   const list = choices.pick("list", listOptions(context)).value;
   const conditions = itemConditions(list.items, context.instruction, context.values);
-  const first = choices.pick("condition", conditions.map(conditionOption)).value;
+  // after a check found this list's filter empty, a condition that leaves no shown item is marked
+  const checked = context.emptyFilters.has(list.variable) && list.items.length > 0;
+  let kept = list.items;
+  const option = (condition: ItemCondition) =>
+    conditionOption(condition, checked && !kept.some((item) => conditionHolds(condition, item)));
+  const first = choices.pick("condition", conditions.map(option)).value;
   let filter = first.python;
+  kept = kept.filter((item) => conditionHolds(first, item));
   const taken = new Set([first.label]);
   for (const name of first.operator === "all" ? [] : ["second-condition", "third-condition"]) {
     const rest = conditions.filter(
@@ -208,11 +217,12 @@ export function filteredList(
     );
     const next = choices.pick(name, [
       { label: "cond:none", features: { "cond:none": 1 }, value: null },
-      ...rest.map(conditionOption),
+      ...rest.map(option),
     ]).value;
     if (next === null) break;
     taken.add(next.label);
     filter = `${filter} and ${next.python}`;
+    kept = kept.filter((item) => conditionHolds(next, item));
   }
   return { list, filter };
 }

@@ -60,6 +60,9 @@ export const featureNames = [
   // on kind:complete, nothing the task needs is there yet: a question with no list collected, or a
   // change task before any change was made
   "kind:complete-unready",
+  // on a list or condition option, a harness check reported that the filter of the policy's last answer
+  // or loop keeps none of the list's items, and this choice again leaves none (0 under a base harness)
+  "filter:empty-after-check",
 ] as const;
 
 /** A feature name. */
@@ -82,6 +85,7 @@ const priorWeights: FeatureValues = {
   "kind:complete-change-ready": 2.4,
   "kind:complete-late": 3,
   "kind:complete-unready": -1.5,
+  "filter:empty-after-check": -3,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,

@@ -64,8 +64,9 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
     return listed.length > 0 && shown < 2;
   });
   const kinds = context.cells.map((cell) => kindOfCode(cell.code));
+  // a loop a harness check found filtered to nothing changed nothing
   const acted =
-    kinds.some((kind) => kind === "each") ||
+    kinds.some((kind, index) => kind === "each" && !context.emptyLoops.has(index)) ||
     context.cells.some(
       (cell) =>
         !cell.failed && kindOfCode(cell.code) === "call" && /apis\.\w+\.(?!show_)\w+\(/.test(cell.code ?? ""),
