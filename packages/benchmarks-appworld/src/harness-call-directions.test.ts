@@ -167,7 +167,10 @@ describe("AppWorld harness-call directions", () => {
     expect(shown).toMatch(
       /\[harness ran execute: notes_show_notes = \[\] [^\n]*apis\.notes\.show_notes\(access_token=notes_token, page_index[^\n]*\]\n[1-9]\d* items\n\[\{'note_id'/,
     );
-    expect(trajectory.steps[1]?.harnessCalls).toHaveLength(1);
+    // the doc follow-up after a 422 runs too; both are harness calls, never policy actions
+    const made = trajectory.steps[1]?.harnessCalls?.map((entry) => String(entry.call.arguments.code));
+    expect(made).toEqual([expect.stringContaining("show_api_doc"), expect.stringMatching(/^notes_show_notes = \[\]/)]);
+    expect(trajectory.steps[1]?.executed).toHaveLength(1);
   });
 
   it("the filter check re-runs the filter of the held answer or of the last loop and counts what it keeps", {
@@ -203,6 +206,27 @@ describe("AppWorld harness-call directions", () => {
     const second = policy.views[4]?.messages.at(-1)?.content ?? "";
     expect(second).toMatch(/^harness check: your filter on notes_show_notes keeps ([1-9]\d*) of \1 items$/m);
     expect(trajectory.endReason).toBe("submitted");
+  });
+
+  it("after a loop that ran for no item the harness names the cause and counts what its filter keeps", {
+    timeout: 60_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = appworldHarnessCallLibrary.followUps;
+    });
+    const loop = (condition: string) =>
+      code(`for item in [item for item in notes_show_notes if ${condition}]:\n    print(item["note_id"])`);
+    const policy = scriptedPolicy([
+      code(`${notesLogin}\nnotes_show_notes = apis.notes.show_notes(access_token=notes_token, page_index=0)`),
+      loop('item["note_id"] > 0 and item["note_id"] < 0'),
+      loop('item["note_id"] > 0'),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const emptied = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(emptied).toMatch(/^Execution successful\.\s*\n\nThe loop over notes_show_notes printed nothing/);
+    expect(emptied).toMatch(/^harness check: your filter on notes_show_notes keeps 0 of [1-9]\d* items$/m);
+    expect(policy.views[3]?.messages.at(-1)?.content).not.toContain("[harness ran");
   });
 
   it("no harness-made call reads grading, gold or hidden state", () => {

@@ -163,6 +163,20 @@ export const appworldHarnessCallLibrary: Required<
       calls: [{ tool: executeToolName, arguments: { code: idListPagesCode } }],
       maxPerEpisode: 2,
     },
+    {
+      tools: [executeToolName],
+      resultPattern: "^Execution successful\\.\\s*$",
+      resultFlags: "",
+      capture: {
+        source: "argument",
+        argument: "code",
+        pattern: "^for item in \\[item for item in (?<list>\\w+) if (?<condition>[^\\n]*?)\\]:",
+        flags: "m",
+      },
+      note: "The loop over {list} printed nothing: it ran for no item. The harness re-ran its filter on {list} (below); a filter that keeps none of the items matches nothing (conditions that cannot all hold, or a value written differently), so nothing was changed:",
+      calls: [{ tool: executeToolName, arguments: { code: filterCheckCode } }],
+      maxPerEpisode: 2,
+    },
   ],
   checkCalls: [
     {
