@@ -181,7 +181,11 @@ function listOptions(context: ViewContext): DraftOption<CollectedList>[] {
     .reverse();
 }
 
-function conditionOption(condition: ItemCondition, emptyAgain = false): DraftOption<ItemCondition> {
+function conditionOption(
+  condition: ItemCondition,
+  emptyAgain = false,
+  keptPart = false,
+): DraftOption<ItemCondition> {
   return {
     label: `cond:${condition.label}`,
     features: {
@@ -190,6 +194,7 @@ function conditionOption(condition: ItemCondition, emptyAgain = false): DraftOpt
       "cond:keeps-some": condition.keeps > 0 && condition.keeps < 1 ? 1 : 0,
       "cond:keeps-none": condition.keeps === 0 ? 1 : 0,
       "filter:empty-after-check": emptyAgain ? 1 : 0,
+      "filter:kept-after-check": keptPart ? 1 : 0,
     },
     value: condition,
   };
@@ -202,11 +207,15 @@ export function filteredList(
 ): { list: CollectedList; filter: string } {
   const list = choices.pick("list", listOptions(context)).value;
   const conditions = itemConditions(list.items, context.instruction, context.values);
-  // after a check found this list's filter empty, a condition that leaves no shown item is marked
-  const checked = context.emptyFilters.has(list.variable) && list.items.length > 0;
+  // after a check found this list's filter empty, a condition that leaves no shown item is marked, and
+  // so is one of that filter's conditions that still leaves some
+  const refuted = list.items.length > 0 ? context.emptyFilters.get(list.variable) : undefined;
   let kept = list.items;
-  const option = (condition: ItemCondition) =>
-    conditionOption(condition, checked && !kept.some((item) => conditionHolds(condition, item)));
+  const option = (condition: ItemCondition) => {
+    const leaves = kept.some((item) => conditionHolds(condition, item));
+    const part = refuted?.includes(condition.python) === true && condition.operator !== "all";
+    return conditionOption(condition, refuted !== undefined && !leaves, part && leaves);
+  };
   const first = choices.pick("condition", conditions.map(option)).value;
   let filter = first.python;
   kept = kept.filter((item) => conditionHolds(first, item));

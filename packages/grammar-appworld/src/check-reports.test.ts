@@ -7,6 +7,7 @@ import { featureNames } from "./features.js";
 
 const grammar = createAppWorldGrammar();
 const emptied = featureNames.indexOf("filter:empty-after-check");
+const keptPart = featureNames.indexOf("filter:kept-after-check");
 const loop = 'for item in [item for item in notes_show_notes if item["pinned"] == True]:\n    print(item)';
 const report = (list: string, kept: number, total: number) => ({
   code: "_kept = ...",
@@ -55,7 +56,8 @@ describe("checkReports", () => {
       { code: "print(1)", output: "1", failed: false, harness: [report("todo_show_tasks", 3, 9)] },
     ];
     const read = checkReports(cells);
-    expect([...read.emptyFilters]).toEqual(["notes_show_notes"]);
+    // the check after an answerless complete re-ran the last loop's filter: its conditions are kept
+    expect([...read.emptyFilters]).toEqual([["notes_show_notes", ['item["pinned"] == True']]]);
     expect([...read.emptyLoops]).toEqual([0]);
     // a later check that finds the list's filter keeping items clears it; the earlier loop stays empty
     const later = checkReports([...cells, { code: loop, output: "ok", failed: false, harness: [report("notes_show_notes", 2, 5)] }]);
@@ -77,8 +79,16 @@ describe("checkReports", () => {
     expect(marked(checked, ["cond:relationship:is:family", "cond:is_favorite:true"])).toEqual([
       "cond:is_favorite:false",
     ]);
+    // the refuted filter's own conditions that still leave items are marked too
+    const parts = (chosen: string[]) =>
+      conditionOptions(checked, [...prefix, ...chosen])
+        .filter((option) => option.features[keptPart] === 1)
+        .map((option) => option.label);
+    expect(parts([])).toEqual(["cond:is_favorite:true", "cond:is_favorite:false"]);
+    expect(parts(["cond:is_favorite:true"])).toEqual([]);
     const base = contactsView(false);
     expect(marked(base, ["cond:is_favorite:true"])).toEqual([]);
+    expect(conditionOptions(base, prefix).every((option) => option.features[keptPart] === 0)).toBe(true);
     expect(grammar.prior?.[emptied]).toBeLessThan(0);
   });
 });

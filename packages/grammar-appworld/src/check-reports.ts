@@ -11,30 +11,50 @@ function loopList(code: string | null): string | null {
   return /^for item in \[item for item in (\w+) if /m.exec(code ?? "")?.[1] ?? null;
 }
 
+/** The conditions (joined by ` and `) of the last filter on `list` that a cell's code writes. */
+function filterParts(code: string | null, list: string): string[] | null {
+  const filters = [...(code ?? "").matchAll(/\[item for item in (\w+) if ([^\n]*?)\](?=\)|:|\[)/g)];
+  const last = filters.filter((match) => match[1] === list).at(-1);
+  return last?.[2] === undefined ? null : last[2].split(" and ");
+}
+
 /** What the harness's checks reported about the policy's filters, read from the view only. */
 export interface CheckReports {
-  /** Lists whose filter the latest check on them found keeping none of their items. */
-  emptyFilters: Set<string>;
+  /**
+   * Lists whose filter the latest check on them found keeping none of their items, each with the
+   * conditions of that filter (as the policy wrote them; empty when the filter is not in the view).
+   */
+  emptyFilters: Map<string, string[]>;
   /** Indices of loop cells over a list that a later check found filtered to nothing: they changed nothing. */
   emptyLoops: Set<number>;
 }
 
+/** The conditions of the filter a check after cell `index` re-ran: of that cell, else of the last earlier one. */
+function checkedParts(cells: readonly ObservedCell[], index: number, list: string): string[] {
+  for (let at = index; at >= 0; at--) {
+    const parts = filterParts(cells[at]?.code ?? null, list);
+    if (parts !== null) return parts;
+  }
+  return [];
+}
+
 /** Reads the filter checks a harness ran after the policy's cells (never shown under a base harness). */
 export function checkReports(cells: readonly ObservedCell[]): CheckReports {
-  const latest = new Map<string, boolean>();
+  const latest = new Map<string, string[] | null>();
   const emptyLoops = new Set<number>();
   cells.forEach((cell, index) => {
     for (const call of cell.harness ?? [])
       for (const [, list = "", kept] of call.output.matchAll(filterCheckLine)) {
-        const empty = kept === "0";
-        latest.set(list, empty);
-        if (!empty) continue;
+        if (kept !== "0") {
+          latest.set(list, null);
+          continue;
+        }
+        latest.set(list, checkedParts(cells, index, list));
         for (let earlier = 0; earlier <= index; earlier++)
           if (loopList(cells[earlier]?.code ?? null) === list) emptyLoops.add(earlier);
       }
   });
-  return {
-    emptyFilters: new Set([...latest].filter(([, empty]) => empty).map(([list]) => list)),
-    emptyLoops,
-  };
+  const emptyFilters = new Map<string, string[]>();
+  for (const [list, parts] of latest) if (parts !== null) emptyFilters.set(list, parts);
+  return { emptyFilters, emptyLoops };
 }

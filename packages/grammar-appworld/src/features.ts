@@ -63,6 +63,8 @@ export const featureNames = [
   // on a list or condition option, a harness check reported that the filter of the policy's last answer
   // or loop keeps none of the list's items, and this choice again leaves none (0 under a base harness)
   "filter:empty-after-check",
+  // on a condition option, it was one of the conditions of that filter and it still leaves some items
+  "filter:kept-after-check",
 ] as const;
 
 /** A feature name. */
@@ -86,6 +88,7 @@ const priorWeights: FeatureValues = {
   "kind:complete-late": 3,
   "kind:complete-unready": -1.5,
   "filter:empty-after-check": -3,
+  "filter:kept-after-check": 1.5,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,

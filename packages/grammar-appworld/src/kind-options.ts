@@ -57,7 +57,11 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
   const relevant = relevantApps(context);
   const docs = [...context.docs.values()];
   const tokenApps = new Set(context.tokens.keys());
-  const listedApis = new Set([...context.lists.values()].map((list) => `${list.app}.${list.api}`));
+  // a list a harness check found empty is as good as not collected: its API may be paged again
+  const lists = [...context.lists.values()].filter(
+    (list) => !(context.emptyFilters.has(list.variable) && list.items.length === 0),
+  );
+  const listedApis = new Set(lists.map((list) => `${list.app}.${list.api}`));
   const undocumented = relevant.filter((app) => {
     const listed = context.apisByApp.get(app) ?? [];
     const shown = listed.filter((api) => context.docs.has(`${app}.${api.name}`)).length;
@@ -91,7 +95,7 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
       !acted
         ? 1
         : 0,
-    complete: context.question ? (context.lists.size > 0 ? 1 : 0) : acted ? 1 : 0,
+    complete: context.question ? (lists.length > 0 ? 1 : 0) : acted ? 1 : 0,
   };
 }
 
