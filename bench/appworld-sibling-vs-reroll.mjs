@@ -106,7 +106,8 @@ for (const trajectory of await runJobs(runner, baseJobs))
         }),
   );
 const failures = baseRun.filter((trajectory) => !trajectory.success);
-if (values.dump !== "") writeFileSync(values.dump, `${baseRun.map((entry) => JSON.stringify(entry)).join("\n")}\n`);
+if (values.dump !== "")
+  writeFileSync(values.dump, `${baseRun.map((entry) => JSON.stringify(entry)).join("\n")}\n`);
 const counts = {};
 for (const failure of failures) for (const mode of modesOf(failure)) counts[mode] = (counts[mode] ?? 0) + 1;
 console.log(

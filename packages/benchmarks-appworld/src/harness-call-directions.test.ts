@@ -169,7 +169,10 @@ describe("AppWorld harness-call directions", () => {
     );
     // the doc follow-up after a 422 runs too; both are harness calls, never policy actions
     const made = trajectory.steps[1]?.harnessCalls?.map((entry) => String(entry.call.arguments.code));
-    expect(made).toEqual([expect.stringContaining("show_api_doc"), expect.stringMatching(/^notes_show_notes = \[\]/)]);
+    expect(made).toEqual([
+      expect.stringContaining("show_api_doc"),
+      expect.stringMatching(/^notes_show_notes = \[\]/),
+    ]);
     expect(trajectory.steps[1]?.executed).toHaveLength(1);
   });
 
@@ -241,7 +244,8 @@ describe("AppWorld harness-call directions", () => {
       expect(call.tool).toBe("execute");
       const text = JSON.stringify(call.arguments);
       expect(text).not.toMatch(/evaluate|ground_truth|solution|answer\.json|expected|_world|__/);
-      for (const [, app] of text.matchAll(/apis\.(\w+)\./g)) expect(["api_docs", "supervisor", "{app}"]).toContain(app);
+      for (const [, app] of text.matchAll(/apis\.(\w+)\./g))
+        expect(["api_docs", "supervisor", "{app}"]).toContain(app);
     }
   });
 });

@@ -220,16 +220,24 @@ export function filteredList(
   let filter = first.python;
   kept = kept.filter((item) => conditionHolds(first, item));
   const taken = new Set([first.label]);
+  // a hint that each field takes one condition marks a second condition on a field already filtered
+  const oneField = context.hints.some((hint) => /one condition per field/i.test(hint));
+  const fields = new Set([first.field]);
   for (const name of first.operator === "all" ? [] : ["second-condition", "third-condition"]) {
     const rest = conditions.filter(
       (condition) => condition.operator !== "all" && !taken.has(condition.label),
     );
     const next = choices.pick(name, [
       { label: "cond:none", features: { "cond:none": 1 }, value: null },
-      ...rest.map(option),
+      ...rest.map((condition) => {
+        const drafted = option(condition);
+        const again = oneField && fields.has(condition.field) ? 1 : 0;
+        return { ...drafted, features: { ...drafted.features, "cond:field-taken-hinted": again } };
+      }),
     ]).value;
     if (next === null) break;
     taken.add(next.label);
+    fields.add(next.field);
     filter = `${filter} and ${next.python}`;
     kept = kept.filter((item) => conditionHolds(next, item));
   }

@@ -52,7 +52,12 @@ describe("checkReports", () => {
   it("reads which lists a check found filtered to nothing and which earlier loops changed nothing", () => {
     const cells = [
       { code: loop, output: "Execution successful.", failed: false },
-      { code: "apis.supervisor.complete_task()", output: "held", failed: false, harness: [report("notes_show_notes", 0, 5)] },
+      {
+        code: "apis.supervisor.complete_task()",
+        output: "held",
+        failed: false,
+        harness: [report("notes_show_notes", 0, 5)],
+      },
       { code: "print(1)", output: "1", failed: false, harness: [report("todo_show_tasks", 3, 9)] },
     ];
     const read = checkReports(cells);
@@ -60,10 +65,21 @@ describe("checkReports", () => {
     expect([...read.emptyFilters]).toEqual([["notes_show_notes", ['item["pinned"] == True']]]);
     expect([...read.emptyLoops]).toEqual([0]);
     // a later check that finds the list's filter keeping items clears it; the earlier loop stays empty
-    const later = checkReports([...cells, { code: loop, output: "ok", failed: false, harness: [report("notes_show_notes", 2, 5)] }]);
+    const later = checkReports([
+      ...cells,
+      { code: loop, output: "ok", failed: false, harness: [report("notes_show_notes", 2, 5)] },
+    ]);
     expect(later.emptyFilters.size).toBe(0);
     expect([...later.emptyLoops]).toEqual([0]);
-    expect(checkReports([{ code: loop, output: "harness check: your filter on notes_show_notes keeps 0 of 5 items", failed: false }]).emptyFilters.size).toBe(0);
+    expect(
+      checkReports([
+        {
+          code: loop,
+          output: "harness check: your filter on notes_show_notes keeps 0 of 5 items",
+          failed: false,
+        },
+      ]).emptyFilters.size,
+    ).toBe(0);
   });
 
   it("after the check, a condition that again leaves no item is marked; under the base harness none is", () => {
@@ -90,5 +106,33 @@ describe("checkReports", () => {
     expect(marked(base, ["cond:is_favorite:true"])).toEqual([]);
     expect(conditionOptions(base, prefix).every((option) => option.features[keptPart] === 0)).toBe(true);
     expect(grammar.prior?.[emptied]).toBeLessThan(0);
+  });
+
+  it("a hint that each field takes one condition marks a second condition on a field already filtered", () => {
+    const taken = featureNames.indexOf("cond:field-taken-hinted");
+    const base = contactsView(false);
+    const task = base.messages.findLastIndex((message) => /\nTask: /.test(message.content));
+    const hinted: PolicyView = {
+      ...base,
+      messages: base.messages.map((message, index) =>
+        index === task
+          ? {
+              ...message,
+              content: `${message.content}\n\nHints:\n- Filter a list with one condition per field: two conditions on the same field cannot both hold.`,
+            }
+          : message,
+      ),
+    };
+    const prefix = ["kind:complete", "answer:count", "list:phone_contacts", "cond:is_favorite:true"];
+    const marked = (view: PolicyView) =>
+      conditionOptions(view, prefix)
+        .filter((option) => option.features[taken] === 1)
+        .map((option) => option.label);
+    expect(marked(hinted)).toEqual(["cond:is_favorite:false"]);
+    expect(marked(base)).toEqual([]);
+    // the hint is not part of the instruction
+    const instruction = (view: PolicyView) => grammar.next(view, []);
+    expect(instruction(hinted)).toEqual(instruction(base));
+    expect(grammar.prior?.[taken]).toBeLessThan(0);
   });
 });

@@ -27,6 +27,18 @@ export interface CheckReports {
   emptyFilters: Map<string, string[]>;
   /** Indices of loop cells over a list that a later check found filtered to nothing: they changed nothing. */
   emptyLoops: Set<number>;
+  /** The code of the last cell when it is a complete_task the harness held and whose filter its check found keeping items. */
+  confirmedHold: string | null;
+}
+
+/** The last cell's code when it called complete_task and a check after it found its filter keeping items. */
+function confirmedHoldOf(cells: readonly ObservedCell[]): string | null {
+  const last = cells.at(-1);
+  if (last?.code === undefined || last.code === null || !/complete_task\(/.test(last.code)) return null;
+  const kept = (last.harness ?? []).some((call) =>
+    [...call.output.matchAll(filterCheckLine)].some((match) => match[2] !== "0"),
+  );
+  return kept ? last.code : null;
 }
 
 /** The conditions of the filter a check after cell `index` re-ran: of that cell, else of the last earlier one. */
@@ -56,5 +68,5 @@ export function checkReports(cells: readonly ObservedCell[]): CheckReports {
   });
   const emptyFilters = new Map<string, string[]>();
   for (const [list, parts] of latest) if (parts !== null) emptyFilters.set(list, parts);
-  return { emptyFilters, emptyLoops };
+  return { emptyFilters, emptyLoops, confirmedHold: confirmedHoldOf(cells) };
 }

@@ -65,6 +65,12 @@ export const featureNames = [
   "filter:empty-after-check",
   // on a condition option, it was one of the conditions of that filter and it still leaves some items
   "filter:kept-after-check",
+  // on a second or third condition, its field already has one and a hint says one condition per field
+  "cond:field-taken-hinted",
+  // on kind:complete and on its answer as the held cell wrote it: the last cell's complete_task was held
+  // by a harness check that found its filter keeping items (0 under a base harness)
+  "kind:confirm-after-check",
+  "answer:as-held",
 ] as const;
 
 /** A feature name. */
@@ -89,6 +95,9 @@ const priorWeights: FeatureValues = {
   "kind:complete-unready": -1.5,
   "filter:empty-after-check": -3,
   "filter:kept-after-check": 1.5,
+  "cond:field-taken-hinted": -3,
+  "kind:confirm-after-check": 3,
+  "answer:as-held": 4,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,

@@ -158,6 +158,7 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
     "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
     "kind:login-after-unauthorized": kind === "login" ? unauthorized : 0,
     "kind:doc-after-refusal": kind === "doc" ? refused : 0,
+    "kind:confirm-after-check": kind === "complete" && context.confirmedHold !== null ? 1 : 0,
   });
   return (Object.keys(available) as ActionKind[])
     .filter((kind) => available[kind])
