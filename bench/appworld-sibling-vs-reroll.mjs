@@ -51,11 +51,12 @@ function siblings() {
     ["error-recovery", "add-follow-up", "followUps"],
     ["verification", "add-check-calls", "checkCalls"],
     ["budget", "set-steps", "stepBudgets"],
+    ["guidance", "add-hint", "hints"],
   ];
   const found = [];
   for (const [direction, name, field] of entries) {
     const operator = builtinOperators.find((entry) => entry.direction === direction && entry.name === name);
-    appworldHarnessCallLibrary[field].forEach((entry, index) => {
+    benchmark.evolutionLibrary[field].forEach((entry, index) => {
       const library = { ...benchmark.evolutionLibrary, [field]: [entry] };
       const config = applyOperator(operator, base, {
         random: createRandom(seed),

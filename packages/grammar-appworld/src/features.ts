@@ -71,6 +71,8 @@ export const featureNames = [
   // by a harness check that found its filter keeping items (0 under a base harness)
   "kind:confirm-after-check",
   "answer:as-held",
+  // on leaving out an optional argument of a list API: a hint says to page with the access token alone
+  "arg:omit-hinted",
 ] as const;
 
 /** A feature name. */
@@ -98,6 +100,7 @@ const priorWeights: FeatureValues = {
   "cond:field-taken-hinted": -3,
   "kind:confirm-after-check": 3,
   "answer:as-held": 4,
+  "arg:omit-hinted": 3,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,
