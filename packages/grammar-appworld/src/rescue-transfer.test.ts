@@ -74,8 +74,8 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
       { view: sibling, labels: completed(sibling, ["kind:complete"]), advantage: -1 },
     ]);
     const page = (policy: typeof before) => decisionProbability(policy, grammar, base, [], "kind:page");
-    // a relative rise: the update's size depends on the feature count (0.0100 here before five zero-valued
-    // features were added, 0.0099 after), not on the decision's features, which are the same
+    // a relative rise: the update's size depends on the feature count (+0.0100 here before the zero-valued
+    // features that read harness checks and hints were added, just under after), not on this decision's
     expect(page(after) / page(before)).toBeGreaterThan(1.01);
   });
 
