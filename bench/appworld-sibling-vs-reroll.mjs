@@ -81,6 +81,16 @@ function siblings() {
       errorRecovery: { ...base.errorRecovery, followUps: appworldHarnessCallLibrary.followUps },
     },
   });
+  // the three follow-ups that give the policy a list to act on or count what its filter keeps
+  found.push({
+    id: "error-recovery:add-follow-up[3,4,5]",
+    direction: "error-recovery",
+    config: {
+      ...base,
+      id: "error-recovery-lists",
+      errorRecovery: { ...base.errorRecovery, followUps: appworldHarnessCallLibrary.followUps.slice(3, 6) },
+    },
+  });
   const wanted = values.only.split(",").filter(Boolean);
   return wanted.length === 0
     ? found
