@@ -44,7 +44,8 @@ if (step.content !== "I say blue.") throw new Error(`walk ended with ${JSON.stri
 const asked = grammar.next(view, ["kind:say"]);
 const marks = asked.decision.options.map((option) => option.features[order]);
 if (marks.join(",") !== "0,0.5,1") throw new Error(`option-order marks ${marks.join(",")}`);
-if (words(view) !== words(view)) throw new Error("the view cache computed twice");
+const once = words(view);
+if (words(view) !== once) throw new Error("the view cache computed twice");
 console.log(
   `grammar-kit: ${chosen.length} choices -> ${JSON.stringify(step.content)}; order marks ${marks.join(",")}`,
 );
