@@ -1,6 +1,7 @@
+import type { DecisionWalk } from "@hs/grammar-kit";
 import { type ArgumentValue, argumentOptions, pagingParameters } from "./argument-options.js";
-import type { Choices, DraftOption } from "./choice.js";
 import { conditionHolds, type ItemCondition, itemConditions } from "./conditions.js";
+import { asksNext, type Built, type DraftOption, pick } from "./draft-options.js";
 import { changes, isListDoc, workApps } from "./kind-options.js";
 import type { CollectedList, ShownDoc } from "./read-view.js";
 import { appRelevance, overlap, type ViewContext } from "./view-context.js";
@@ -30,12 +31,14 @@ function byRelevance<Value>(options: DraftOption<Value>[]): DraftOption<Value>[]
 }
 
 /** `show_api_descriptions` for an app the view listed. */
-export function apisCell(choices: Choices, context: ViewContext): BuiltCell {
+export function apisCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
   const apps = [...workApps(context), "supervisor"].filter((app) => context.apps.includes(app));
-  const app = choices.pick(
+  const app = pick(
+    walk,
     "apis-app",
     byRelevance(apps.map((name) => appOption(context, name, !context.apisByApp.has(name)))),
   );
+  if (asksNext(app)) return app;
   return {
     thought: `I look at the APIs of the ${app.value} app.`,
     code: `print(apis.api_docs.show_api_descriptions(app_name=${JSON.stringify(app.value)}))`,
@@ -43,7 +46,7 @@ export function apisCell(choices: Choices, context: ViewContext): BuiltCell {
 }
 
 /** `show_api_doc` for an API the view listed. */
-export function docCell(choices: Choices, context: ViewContext): BuiltCell {
+export function docCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
   const options: DraftOption<[string, string]>[] = [];
   for (const [app, apis] of context.apisByApp) {
     for (const api of apis) {
@@ -60,7 +63,9 @@ export function docCell(choices: Choices, context: ViewContext): BuiltCell {
       });
     }
   }
-  const [app, api] = choices.pick("doc-api", byRelevance(options)).value;
+  const chosen = pick(walk, "doc-api", byRelevance(options));
+  if (asksNext(chosen)) return chosen;
+  const [app, api] = chosen.value;
   return {
     thought: `I read the doc of ${app}.${api} before using it.`,
     code: `print(apis.api_docs.show_api_doc(app_name=${JSON.stringify(app)}, api_name=${JSON.stringify(api)}))`,
@@ -68,16 +73,21 @@ export function docCell(choices: Choices, context: ViewContext): BuiltCell {
 }
 
 /** Logging in to an app with the password the view showed; the token stays in `<app>_token`. */
-export function loginCell(choices: Choices, context: ViewContext): BuiltCell {
+export function loginCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
   const apps = [...context.passwords.keys()];
-  const app = choices.pick(
+  const appChoice = pick(
+    walk,
     "login-app",
     byRelevance(apps.map((name) => appOption(context, name, !context.tokens.has(name)))),
-  ).value;
-  const username = choices.pick("login-username", [
+  );
+  if (asksNext(appChoice)) return appChoice;
+  const usernameOption = pick(walk, "login-username", [
     { label: "username:email", features: { "username:email": 1 }, value: context.supervisor.email },
     { label: "username:phone", features: {}, value: context.supervisor.phone },
-  ]).value;
+  ]);
+  if (asksNext(usernameOption)) return usernameOption;
+  const app = appChoice.value;
+  const username = usernameOption.value;
   const password = context.passwords.get(app) ?? "";
   return {
     thought: `I log in to ${app} and keep the access token.`,
@@ -108,33 +118,35 @@ function docOptions(
 
 /** Argument source text of a call (`name=value, ...`), each argument one decision. */
 export function argumentsText(
-  choices: Choices,
+  walk: DecisionWalk,
   context: ViewContext,
   doc: ShownDoc,
   itemFields: readonly string[] | null,
-): string[] {
+): Built<string[]> {
   const parts: string[] = [];
   for (const parameter of doc.parameters) {
     if (pagingParameters.has(parameter.name)) continue;
-    const value: ArgumentValue = choices.pick(
-      `arg:${parameter.name}`,
-      argumentOptions(doc, parameter, context, itemFields),
-    ).value;
-    if (value !== null) parts.push(`${parameter.name}=${value}`);
+    const chosen = pick(walk, `arg:${parameter.name}`, argumentOptions(doc, parameter, context, itemFields));
+    if (asksNext(chosen)) return chosen;
+    if (chosen.value !== null) parts.push(`${parameter.name}=${chosen.value}`);
   }
   return parts;
 }
 
 /** One call of an API whose doc the view showed; the reply is kept in `<app>_<api>_result` and printed. */
-export function callCell(choices: Choices, context: ViewContext): BuiltCell {
+export function callCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
   const docs = [...context.docs.values()].filter((doc) => doc.app !== "api_docs" && doc.api !== "login");
   const called = new Set([...context.ranCodes].join("\n").match(/apis\.\w+\.\w+(?=\()/g) ?? []);
-  const doc = choices.pick(
+  const chosen = pick(
+    walk,
     "call-api",
     docOptions(context, docs, (shown) => !called.has(`apis.${shown.app}.${shown.api}`)),
-  ).value;
+  );
+  if (asksNext(chosen)) return chosen;
+  const doc = chosen.value;
   const variable = `${doc.app}_${doc.api}_result`;
-  const parts = argumentsText(choices, context, doc, null);
+  const parts = argumentsText(walk, context, doc, null);
+  if (asksNext(parts)) return parts;
   return {
     thought: `I call ${doc.app}.${doc.api}.`,
     code: `${variable} = apis.${doc.app}.${doc.api}(${parts.join(", ")})\nprint(${variable})`,
@@ -142,14 +154,19 @@ export function callCell(choices: Choices, context: ViewContext): BuiltCell {
 }
 
 /** Paging through a list API until an empty page, collecting every item into `<app>_<api>` and printing them compactly. */
-export function pageCell(choices: Choices, context: ViewContext): BuiltCell {
+export function pageCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
   const docs = [...context.docs.values()].filter(isListDoc);
-  const doc = choices.pick(
+  const chosen = pick(
+    walk,
     "page-api",
     docOptions(context, docs, (shown) => !context.lists.has(`${shown.app}_${shown.api}`)),
-  ).value;
+  );
+  if (asksNext(chosen)) return chosen;
+  const doc = chosen.value;
   const variable = `${doc.app}_${doc.api}`;
-  const parts = [...argumentsText(choices, context, doc, null), "page_index=page_index", "page_limit=20"];
+  const argumentParts = argumentsText(walk, context, doc, null);
+  if (asksNext(argumentParts)) return argumentParts;
+  const parts = [...argumentParts, "page_index=page_index", "page_limit=20"];
   const code = [
     `${variable} = []`,
     "page_index = 0",
@@ -200,12 +217,19 @@ function conditionOption(
   };
 }
 
+/** A collected list and the Python expression that keeps its items that pass the chosen conditions. */
+export interface FilteredList {
+  /** The list. */
+  list: CollectedList;
+  /** The filter expression over `item`. */
+  filter: string;
+}
+
 /** A list the view holds and up to three conditions on its items: the Python filter expression. */
-export function filteredList(
-  choices: Choices,
-  context: ViewContext,
-): { list: CollectedList; filter: string } {
-  const list = choices.pick("list", listOptions(context)).value;
+export function filteredList(walk: DecisionWalk, context: ViewContext): Built<FilteredList> {
+  const listOption = pick(walk, "list", listOptions(context));
+  if (asksNext(listOption)) return listOption;
+  const list = listOption.value;
   const conditions = itemConditions(list.items, context.instruction, context.values);
   // after a check found this list's filter empty, a condition that leaves no shown item is marked, and
   // so is one of that filter's conditions that still leaves some
@@ -216,7 +240,9 @@ export function filteredList(
     const part = refuted?.includes(condition.python) === true && condition.operator !== "all";
     return conditionOption(condition, refuted !== undefined && !leaves, part && leaves);
   };
-  const first = choices.pick("condition", conditions.map(option)).value;
+  const firstOption = pick(walk, "condition", conditions.map(option));
+  if (asksNext(firstOption)) return firstOption;
+  const first = firstOption.value;
   let filter = first.python;
   kept = kept.filter((item) => conditionHolds(first, item));
   const taken = new Set([first.label]);
@@ -227,14 +253,16 @@ export function filteredList(
     const rest = conditions.filter(
       (condition) => condition.operator !== "all" && !taken.has(condition.label),
     );
-    const next = choices.pick(name, [
+    const nextOption = pick(walk, name, [
       { label: "cond:none", features: { "cond:none": 1 }, value: null },
       ...rest.map((condition) => {
         const drafted = option(condition);
         const again = oneField && fields.has(condition.field) ? 1 : 0;
         return { ...drafted, features: { ...drafted.features, "cond:field-taken-hinted": again } };
       }),
-    ]).value;
+    ]);
+    if (asksNext(nextOption)) return nextOption;
+    const next = nextOption.value;
     if (next === null) break;
     taken.add(next.label);
     fields.add(next.field);
@@ -245,17 +273,23 @@ export function filteredList(
 }
 
 /** Acting on each item of a collected list that passes a condition: one API call per item. */
-export function eachCell(choices: Choices, context: ViewContext): BuiltCell {
-  const { list, filter } = filteredList(choices, context);
+export function eachCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
+  const filtered = filteredList(walk, context);
+  if (asksNext(filtered)) return filtered;
+  const { list, filter } = filtered;
   const docs = [...context.docs.values()].filter(
     (doc) => !isListDoc(doc) && changes(doc.api) && doc.app !== "supervisor",
   );
-  const doc = choices.pick(
+  const chosen = pick(
+    walk,
     "each-api",
     docOptions(context, docs, () => true),
-  ).value;
+  );
+  if (asksNext(chosen)) return chosen;
+  const doc = chosen.value;
   const fields = [...new Set(list.items.flatMap((item) => Object.keys(item)))];
-  const parts = argumentsText(choices, context, doc, fields);
+  const parts = argumentsText(walk, context, doc, fields);
+  if (asksNext(parts)) return parts;
   return {
     thought: `For each matching item of ${list.variable} I call ${doc.app}.${doc.api}.`,
     code: `for item in [item for item in ${list.variable} if ${filter}]:\n    print(apis.${doc.app}.${doc.api}(${parts.join(", ")}))`,

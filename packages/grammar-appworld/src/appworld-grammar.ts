@@ -1,4 +1,5 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import { type DecisionWalk, stagedGrammar } from "@hs/grammar-kit";
+import type { ActionGrammarV1, GrammarStep } from "@hs/harness";
 import {
   apisCell,
   type BuiltCell,
@@ -8,14 +9,14 @@ import {
   loginCell,
   pageCell,
 } from "./action-steps.js";
-import { type Choices, runBuild } from "./choice.js";
 import { completeCell } from "./complete-step.js";
+import { asksNext, type Built, pick } from "./draft-options.js";
 import { featureNames, priorVector } from "./features.js";
 import { type ActionKind, kindOptions } from "./kind-options.js";
 import { renderAction } from "./render-action.js";
 import { type ViewContext, viewContext } from "./view-context.js";
 
-const cells: Record<ActionKind, (choices: Choices, context: ViewContext) => BuiltCell> = {
+const cells: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => Built<BuiltCell>> = {
   apps: () => ({
     thought: "I look at which apps there are.",
     code: "print(apis.api_docs.show_app_descriptions())",
@@ -43,19 +44,14 @@ const cells: Record<ActionKind, (choices: Choices, context: ViewContext) => Buil
  * `<think>`/`<code>` tags, or as an `execute` call, as the view asks.
  */
 export function createAppWorldGrammar(): ActionGrammarV1 {
-  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
-    const context = viewContext(view);
-    return runBuild(chosen, (choices) => {
-      const kind = choices.pick("kind", kindOptions(context)).value;
-      const cell = cells[kind](choices, context);
-      return renderAction(context.format, cell.thought, cell.code, context.cells.length + 1);
-    });
-  };
-  return {
-    specificationVersion: "v1",
-    featureCount: featureNames.length,
-    featureNames,
-    prior: priorVector(),
-    next,
-  };
+  return stagedGrammar({ featureNames, prior: priorVector(), context: viewContext, build: buildCell });
+}
+
+/** The kind of cell, its decisions, then the cell in the view's format. */
+function buildCell(walk: DecisionWalk, context: ViewContext): GrammarStep {
+  const kind = pick(walk, "kind", kindOptions(context));
+  if (asksNext(kind)) return kind;
+  const cell = cells[kind.value](walk, context);
+  if (asksNext(cell)) return cell;
+  return renderAction(context.format, cell.thought, cell.code, context.cells.length + 1);
 }

@@ -1,4 +1,4 @@
-import type { DraftOption } from "./choice.js";
+import type { DraftOption } from "./draft-options.js";
 import type { FeatureValues } from "./features.js";
 import { valueMatchesInstruction, wordsOf } from "./instruction-values.js";
 import { type PythonValue, pythonSource } from "./python-literal.js";

@@ -1,5 +1,6 @@
+import type { DecisionWalk } from "@hs/grammar-kit";
 import { type BuiltCell, filteredList } from "./action-steps.js";
-import type { Choices, DraftOption } from "./choice.js";
+import { asksNext, type Built, type DraftOption, pick } from "./draft-options.js";
 import { type PythonValue, pythonSource } from "./python-literal.js";
 import { outputValue } from "./read-view.js";
 import { overlap, type ViewContext } from "./view-context.js";
@@ -82,22 +83,27 @@ function fieldOptions(
   return options.length > 0 ? options : [{ label: "field:none", features: {}, value: "" }];
 }
 
-function answerExpression(choices: Choices, context: ViewContext, kind: AnswerKind): string {
+function answerExpression(walk: DecisionWalk, context: ViewContext, kind: AnswerKind): Built<string> {
   if (kind === "literal") {
-    const literal = choices.pick(
+    const literal = pick(
+      walk,
       "answer-literal",
       lastScalars(context).map((value) => ({
         label: `literal:${String(value)}`,
         features: { "answer:literal": 1 },
         value,
       })),
-    ).value;
-    return pythonSource(literal);
+    );
+    return asksNext(literal) ? literal : pythonSource(literal.value);
   }
-  const { list, filter } = filteredList(choices, context);
+  const filtered = filteredList(walk, context);
+  if (asksNext(filtered)) return filtered;
+  const { list, filter } = filtered;
   const kept = `[item for item in ${list.variable} if ${filter}]`;
   if (kind === "count") return `len(${kept})`;
-  const field = choices.pick("answer-field", fieldOptions(context, list.items, kind !== "field")).value;
+  const fieldOption = pick(walk, "answer-field", fieldOptions(context, list.items, kind !== "field"));
+  if (asksNext(fieldOption)) return fieldOption;
+  const field = fieldOption.value;
   const access = `item[${JSON.stringify(field)}]`;
   if (kind === "sum") return `round(sum(${access} for item in ${kept}), 2)`;
   if (kind === "max" || kind === "min") return `${kind}(${access} for item in ${kept})`;
@@ -105,12 +111,15 @@ function answerExpression(choices: Choices, context: ViewContext, kind: AnswerKi
 }
 
 /** Completing the task: no answer, or one from earlier outputs (a count, sum, max, min or field of a collected list, or a printed value). */
-export function completeCell(choices: Choices, context: ViewContext): BuiltCell {
-  const kind = choices.pick("answer", answerKinds(context)).value;
+export function completeCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
+  const kindOption = pick(walk, "answer", answerKinds(context));
+  if (asksNext(kindOption)) return kindOption;
+  const kind = kindOption.value;
   if (kind === "none") return { thought: "The task is done.", code: "apis.supervisor.complete_task()" };
   if (kind === "as-held" && context.confirmedHold !== null)
     return { thought: "The check agrees: I complete the task as before.", code: context.confirmedHold };
-  const expression = answerExpression(choices, context, kind);
+  const expression = answerExpression(walk, context, kind);
+  if (typeof expression !== "string") return expression;
   return {
     thought: "I have the answer.",
     code: `answer = ${expression}\nprint(answer)\napis.supervisor.complete_task(answer=answer)`,

@@ -1,4 +1,4 @@
-import { namedFeatures } from "@hs/harness";
+import { namedFeatures } from "@hs/grammar-kit";
 /**
  * Names of the option features, in vector order. Every option of every decision gets a vector of this
  * length; a feature that does not apply to an option is 0.

@@ -1,4 +1,4 @@
-import type { DraftOption } from "./choice.js";
+import type { DraftOption } from "./draft-options.js";
 import type { FeatureValues } from "./features.js";
 import type { ShownDoc } from "./read-view.js";
 import { appRelevance, type ViewContext } from "./view-context.js";

@@ -1,3 +1,4 @@
+import { viewCache } from "@hs/grammar-kit";
 import type { PolicyView } from "@hs/harness";
 import { type CheckReports, checkReports } from "./check-reports.js";
 import { type InstructionValue, instructionValues, wordsOf } from "./instruction-values.js";
@@ -53,8 +54,14 @@ export function appRelevance(context: ViewContext, app: string): number {
   return Math.min(1, own + hits / 2);
 }
 
-/** Reads the view and derives the grammar's context. */
+const cache = viewCache<ViewContext>();
+
+/** Reads the view and derives the grammar's context (once per view object). */
 export function viewContext(view: PolicyView): ViewContext {
+  return cache(view, () => computeViewContext(view));
+}
+
+function computeViewContext(view: PolicyView): ViewContext {
   const read = readView(view);
   return {
     ...read,

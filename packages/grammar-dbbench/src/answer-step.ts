@@ -1,4 +1,5 @@
-import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
+import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
+import type { GrammarStep } from "@hs/harness";
 import { ask, categorical, guide, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import { answerAction } from "./grammar-actions.js";

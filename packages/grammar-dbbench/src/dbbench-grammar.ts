@@ -1,10 +1,5 @@
-import {
-  type ActionGrammarV1,
-  DecisionWalk,
-  type GrammarStep,
-  labelValue,
-  type PolicyView,
-} from "@hs/harness";
+import { byKind, type KindStep, stagedGrammar } from "@hs/grammar-kit";
+import type { ActionGrammarV1 } from "@hs/harness";
 import { answerStep } from "./answer-step.js";
 import { exploreStep } from "./explore-step.js";
 import { featureNames, grammarTuning, priorVector } from "./features.js";
@@ -22,7 +17,7 @@ export interface DbBenchGrammarOptions {
   maxSpanTokens?: number;
 }
 
-const steps: Record<string, (walk: DecisionWalk, context: ViewContext) => GrammarStep> = {
+const steps: Record<string, KindStep<ViewContext>> = {
   explore: exploreStep,
   query: queryStep,
   insert: insertStep,
@@ -41,19 +36,10 @@ const steps: Record<string, (walk: DecisionWalk, context: ViewContext) => Gramma
  */
 export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): ActionGrammarV1 {
   const maxSpan = options.maxSpanTokens ?? grammarTuning.maxSpanTokens;
-  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
-    const context = viewContext(view, maxSpan);
-    const walk = new DecisionWalk(chosen);
-    const kindLabel = walk.take();
-    if (kindLabel === null) return kindStep(context);
-    const step = steps[labelValue(kindLabel)] ?? answerStep;
-    return step(walk, context);
-  };
-  return {
-    specificationVersion: "v1",
-    featureCount: featureNames.length,
+  return stagedGrammar({
     featureNames,
     prior: priorVector(),
-    next,
-  };
+    context: (view) => viewContext(view, maxSpan),
+    build: byKind(kindStep, steps, answerStep),
+  });
 }

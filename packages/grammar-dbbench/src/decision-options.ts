@@ -1,3 +1,4 @@
+import { askInOrder } from "@hs/grammar-kit";
 import type { Decision, DecisionOption, GrammarStep } from "@hs/harness";
 import { type FeatureName, featureIndex, featureNames, featureVectorOver } from "./features.js";
 import type { SpanRole } from "./question-structure.js";
@@ -84,13 +85,7 @@ export function withoutOptions(decision: Decision, keep: (label: string) => bool
 
 /** The step that asks `decision`, each option marked with where it stands (`option-order`). */
 export function ask(decision: Decision): GrammarStep {
-  const last = decision.options.length - 1;
-  const options = decision.options.map((entry, index) => {
-    const features = entry.features.slice();
-    features[orderFeature] = last <= 0 ? 0 : index / last;
-    return { label: entry.label, features };
-  });
-  return { done: false, decision: { name: decision.name, options } };
+  return askInOrder(decision, orderFeature);
 }
 
 /** A value computed on first use. */

@@ -1,4 +1,5 @@
-import { type DecisionWalk, type GrammarStep, labelValue } from "@hs/harness";
+import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
+import type { GrammarStep } from "@hs/harness";
 import { columnOptions, staticColumnFeatures } from "./column-options.js";
 import { ask, guide, optionOver, withoutOptions } from "./decision-options.js";
 import { sqlAction } from "./grammar-actions.js";

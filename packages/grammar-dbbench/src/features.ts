@@ -1,4 +1,4 @@
-import { namedFeatures } from "@hs/harness";
+import { namedFeatures } from "@hs/grammar-kit";
 /** Names of the option features, in vector order (the grammar's `featureCount` is their number). */
 export const featureNames = [
   // context of the view

@@ -1,4 +1,5 @@
-import { type GrammarStep, labelValue } from "@hs/harness";
+import { labelValue } from "@hs/grammar-kit";
+import type { GrammarStep } from "@hs/harness";
 import { ask, categorical, guide, withoutOptions } from "./decision-options.js";
 import { shownExplores, unexploredFailedColumns, unseenFilterColumns } from "./explore-step.js";
 import { grammarTuning } from "./features.js";

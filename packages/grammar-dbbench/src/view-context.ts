@@ -1,3 +1,4 @@
+import { viewCache } from "@hs/grammar-kit";
 import type { PolicyView } from "@hs/harness";
 import { type ChangeChecks, changeCheckSql, changeChecks } from "./change-check.js";
 import { type FeatureName, featureVector, grammarTuning } from "./features.js";
@@ -135,12 +136,14 @@ function contextFeatures(read: ReadView, changes: ChangeChecks): Partial<Record<
   return context;
 }
 
-const contextCache = new WeakMap<PolicyView, ViewContext>();
+const contextCache = viewCache<ViewContext>();
 
 /** Everything the decisions of one view read, computed once per view. */
 export function viewContext(view: PolicyView, maxSpan: number): ViewContext {
-  const cached = contextCache.get(view);
-  if (cached !== undefined) return cached;
+  return contextCache(view, () => computeViewContext(view, maxSpan));
+}
+
+function computeViewContext(view: PolicyView, maxSpan: number): ViewContext {
   const read = readView(view);
   const changes = changeChecks(read.actions);
   const context = contextFeatures(read, changes);
@@ -167,7 +170,6 @@ export function viewContext(view: PolicyView, maxSpan: number): ViewContext {
     pendingReadBack,
     readBackSql: guidance.check?.asksChangeCheck === true ? pendingReadBack : null,
   };
-  contextCache.set(view, result);
   return result;
 }
 

@@ -1,4 +1,5 @@
-import type { Decision, DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
+import { askInOrder } from "@hs/grammar-kit";
+import type { DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
 import { type FeatureName, featureIndex, featureVectorOver } from "./features.js";
 import type { ReadView } from "./read-view.js";
 import type { ViewContext } from "./view-context.js";
@@ -17,14 +18,7 @@ export function option(
 /** The step that asks `name` over `options` (never empty), each marked with where it stands. */
 export function ask(name: string, options: readonly DecisionOption[]): GrammarStep {
   if (options.length === 0) throw new Error(`the grammar built decision "${name}" without options`);
-  const last = options.length - 1;
-  const marked = options.map((entry, index) => {
-    const features = entry.features.slice();
-    features[orderFeature] = last <= 0 ? 0 : index / last;
-    return { label: entry.label, features };
-  });
-  const decision: Decision = { name, options: marked };
-  return { done: false, decision };
+  return askInOrder({ name, options }, orderFeature);
 }
 
 /** The finished step that runs `command`: a THOUGHT and one bash block, and the bash tool call. */

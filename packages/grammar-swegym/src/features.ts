@@ -1,4 +1,4 @@
-import { namedFeatures } from "@hs/harness";
+import { namedFeatures } from "@hs/grammar-kit";
 import { type RewriteKind, rewriteKinds } from "./line-rewrites.js";
 
 /** Action kinds of the `kind` decision, in the order offered. */

@@ -1,4 +1,5 @@
-import type { DecisionWalk, GrammarStep } from "@hs/harness";
+import type { DecisionWalk } from "@hs/grammar-kit";
+import type { GrammarStep } from "@hs/harness";
 import { showCommand } from "./commands.js";
 import { ask, bashAction, option } from "./decision-options.js";
 import { type FeatureName, grammarTuning } from "./features.js";

@@ -1,10 +1,5 @@
-import {
-  type ActionGrammarV1,
-  DecisionWalk,
-  type GrammarStep,
-  labelValue,
-  type PolicyView,
-} from "@hs/harness";
+import { byKind, type KindStep, stagedGrammar } from "@hs/grammar-kit";
+import type { ActionGrammarV1 } from "@hs/harness";
 import {
   editStep,
   exploreStep,
@@ -21,7 +16,7 @@ import { probeStep } from "./probe-step.js";
 import { showStep } from "./show-step.js";
 import { type ViewContext, viewContext } from "./view-context.js";
 
-const steps: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => GrammarStep> = {
+const steps: Record<ActionKind, KindStep<ViewContext>> = {
   explore: exploreStep,
   search: searchStep,
   show: showStep,
@@ -44,19 +39,10 @@ const steps: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => Gr
  * action is a THOUGHT and exactly one bash block; under native tools, the bash or submit tool call.
  */
 export function createSweGymGrammar(): ActionGrammarV1 {
-  const next = (view: PolicyView, chosen: readonly string[]): GrammarStep => {
-    const context = viewContext(view);
-    const walk = new DecisionWalk(chosen);
-    const kindLabel = walk.take();
-    if (kindLabel === null) return kindStep(context);
-    const step = steps[labelValue(kindLabel) as ActionKind] ?? submitStep;
-    return step(walk, context);
-  };
-  return {
-    specificationVersion: "v1",
-    featureCount: featureNames.length,
+  return stagedGrammar({
     featureNames,
     prior: priorVector(),
-    next,
-  };
+    context: viewContext,
+    build: byKind(kindStep, steps, submitStep),
+  });
 }

@@ -1,3 +1,4 @@
+import { viewCache } from "@hs/grammar-kit";
 import type { PolicyView } from "@hs/harness";
 import { featureIndex, featureNames, grammarTuning } from "./features.js";
 import { type LineRewrite, lineRewrites } from "./line-rewrites.js";
@@ -97,12 +98,14 @@ export function lineNames(text: string): string[] {
     .map((token) => token.text.toLowerCase());
 }
 
-const cache = new WeakMap<PolicyView, ViewContext>();
+const cache = viewCache<ViewContext>();
 
 /** The context of a view (cached per view object). */
 export function viewContext(view: PolicyView): ViewContext {
-  const cached = cache.get(view);
-  if (cached !== undefined) return cached;
+  return cache(view, () => computeViewContext(view));
+}
+
+function computeViewContext(view: PolicyView): ViewContext {
   const read = readView(view);
   const liveEdits = read.edits.filter((edit) => edit.applied && !edit.reverted);
   const lastEdit = liveEdits.at(-1);
@@ -129,7 +132,6 @@ export function viewContext(view: PolicyView): ViewContext {
       return lines;
     },
   };
-  cache.set(view, context);
   return context;
 }
 
