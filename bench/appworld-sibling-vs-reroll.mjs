@@ -8,22 +8,21 @@
 // least 3 rescues).
 // Usage: pnpm build && node bench/appworld-sibling-vs-reroll.mjs [--tasks 40] [--rollouts 2] [--seed 0]
 //   [--concurrency 2] [--only NAME,...] [--all (every base failure, whatever its modes)]
+//   [--dump FILE (the base trajectories, labelled, one JSON a line)]
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { appworldHarnessCallLibrary, createAppWorld } from "../packages/benchmarks-appworld/dist/index.js";
+import { applyOperator, builtinOperators, createRerollControl } from "../packages/evolution/dist/index.js";
 import {
-  applyOperator,
-  builtinOperators,
-  createRandom,
-  createRerollControl,
   createRuleClassifier,
   defaultModeDirections,
   episodeSeed,
   labelTrajectory,
   modesOf,
   runJobs,
-} from "../packages/evolution/dist/index.js";
+} from "../packages/failure-analysis/dist/index.js";
 import { createAppWorldGrammar } from "../packages/grammar-appworld/dist/index.js";
-import { observedTask } from "../packages/harness/dist/index.js";
+import { createRandom, observedTask } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 
 const { values } = parseArgs({
@@ -34,6 +33,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "2" },
     only: { type: "string", default: "" },
     all: { type: "boolean", default: false },
+    dump: { type: "string", default: "" },
   },
 });
 const seed = Number(values.seed);
@@ -51,11 +51,12 @@ function siblings() {
     ["error-recovery", "add-follow-up", "followUps"],
     ["verification", "add-check-calls", "checkCalls"],
     ["budget", "set-steps", "stepBudgets"],
+    ["guidance", "add-hint", "hints"],
   ];
   const found = [];
   for (const [direction, name, field] of entries) {
     const operator = builtinOperators.find((entry) => entry.direction === direction && entry.name === name);
-    appworldHarnessCallLibrary[field].forEach((entry, index) => {
+    benchmark.evolutionLibrary[field].forEach((entry, index) => {
       const library = { ...benchmark.evolutionLibrary, [field]: [entry] };
       const config = applyOperator(operator, base, {
         random: createRandom(seed),
@@ -78,6 +79,16 @@ function siblings() {
       ...base,
       id: "error-recovery-all",
       errorRecovery: { ...base.errorRecovery, followUps: appworldHarnessCallLibrary.followUps },
+    },
+  });
+  // the three follow-ups that give the policy a list to act on or count what its filter keeps
+  found.push({
+    id: "error-recovery:add-follow-up[3,4,5]",
+    direction: "error-recovery",
+    config: {
+      ...base,
+      id: "error-recovery-lists",
+      errorRecovery: { ...base.errorRecovery, followUps: appworldHarnessCallLibrary.followUps.slice(3, 6) },
     },
   });
   const wanted = values.only.split(",").filter(Boolean);
@@ -106,6 +117,8 @@ for (const trajectory of await runJobs(runner, baseJobs))
         }),
   );
 const failures = baseRun.filter((trajectory) => !trajectory.success);
+if (values.dump !== "")
+  writeFileSync(values.dump, `${baseRun.map((entry) => JSON.stringify(entry)).join("\n")}\n`);
 const counts = {};
 for (const failure of failures) for (const mode of modesOf(failure)) counts[mode] = (counts[mode] ?? 0) + 1;
 console.log(

@@ -11,6 +11,7 @@ export const appworldLibrary: EvolutionLibrary = {
     "When the task asks a question, pass only the value to apis.supervisor.complete_task(answer=...).",
     "Change only what the task asks for; check the items you are about to change before changing them.",
     "Print intermediate results so you can check them before the next step.",
+    "Page a list API with the access token alone, then filter its items in Python with one condition per field: two conditions on the same field cannot both hold.",
   ],
   toolErrorSuffixes: [
     "\nRead the traceback: fix the API name or the arguments (see show_api_doc) and run the corrected code.",

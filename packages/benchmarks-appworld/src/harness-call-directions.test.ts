@@ -11,6 +11,8 @@ afterAll(async () => {
   await appworld.close();
 });
 const task = (await appworld.loadTasks({ split: "train" })).tasks[0] as Task;
+const notesLogin =
+  "notes_token = apis.notes.login(username=apis.supervisor.show_profile()['email'], password=next(a['password'] for a in apis.supervisor.show_account_passwords() if a['account_name'] == 'notes'))['access_token']";
 const code = (text: string) => `Let me run this.\n\`\`\`python\n${text}\n\`\`\``;
 
 function sibling(patch: (config: HarnessConfig) => void): HarnessConfig {
@@ -145,5 +147,105 @@ describe("AppWorld harness-call directions", () => {
     );
     expect(trajectory.endReason).toBe("submitted");
     expect(trajectory.steps).toHaveLength(3);
+  });
+
+  it("after a call that lacks an item's id the harness names the cause and pages that item's list", {
+    timeout: 60_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = appworldHarnessCallLibrary.followUps;
+    });
+    const policy = scriptedPolicy([
+      code(notesLogin),
+      code("print(apis.notes.delete_note(access_token=notes_token, note_id=None))"),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const shown = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(shown).toMatch(/^Execution failed[\s\S]*Missing required parameter/);
+    expect(shown).toContain("apis.notes.delete_note needs note_id, the id of one note");
+    expect(shown).toMatch(
+      /\[harness ran execute: notes_show_notes = \[\] [^\n]*apis\.notes\.show_notes\(access_token=notes_token, page_index[^\n]*\]\n[1-9]\d* items\n\[\{'note_id'/,
+    );
+    // the doc follow-up after a 422 runs too; both are harness calls, never policy actions
+    const made = trajectory.steps[1]?.harnessCalls?.map((entry) => String(entry.call.arguments.code));
+    expect(made).toEqual([
+      expect.stringContaining("show_api_doc"),
+      expect.stringMatching(/^notes_show_notes = \[\]/),
+    ]);
+    expect(trajectory.steps[1]?.executed).toHaveLength(1);
+  });
+
+  it("the filter check re-runs the filter of the held answer or of the last loop and counts what it keeps", {
+    timeout: 60_000,
+  }, async () => {
+    const check = appworldHarnessCallLibrary.checkCalls[2]!;
+    const config = sibling((draft) => {
+      draft.verification = {
+        enabled: true,
+        prompt: check.prompt,
+        maxChecks: 2,
+        calls: check.calls,
+        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+      };
+    });
+    const answer = (condition: string) =>
+      code(
+        `answer = len([item for item in notes_show_notes if ${condition}])\nprint(answer)\napis.supervisor.complete_task(answer=answer)`,
+      );
+    const policy = scriptedPolicy([
+      code(`${notesLogin}\nnotes_show_notes = apis.notes.show_notes(access_token=notes_token, page_index=0)`),
+      answer('item["title"] == "no note is called this"'),
+      code(
+        'for item in [item for item in notes_show_notes if item["note_id"] > 0]:\n    print(item["note_id"])',
+      ),
+      code("apis.supervisor.complete_task()"),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    const trajectory = await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const first = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(first).toMatch(/^The harness held this complete_task call and re-ran the filter/);
+    expect(first).toMatch(/^harness check: your filter on notes_show_notes keeps 0 of [1-9]\d* items$/m);
+    const second = policy.views[4]?.messages.at(-1)?.content ?? "";
+    expect(second).toMatch(/^harness check: your filter on notes_show_notes keeps ([1-9]\d*) of \1 items$/m);
+    expect(trajectory.endReason).toBe("submitted");
+  });
+
+  it("after a loop that ran for no item the harness names the cause and counts what its filter keeps", {
+    timeout: 60_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = appworldHarnessCallLibrary.followUps;
+    });
+    const loop = (condition: string) =>
+      code(`for item in [item for item in notes_show_notes if ${condition}]:\n    print(item["note_id"])`);
+    const policy = scriptedPolicy([
+      code(`${notesLogin}\nnotes_show_notes = apis.notes.show_notes(access_token=notes_token, page_index=0)`),
+      loop('item["note_id"] > 0 and item["note_id"] < 0'),
+      loop('item["note_id"] > 0'),
+      code("apis.supervisor.complete_task()"),
+    ]);
+    await runEpisode({ task, benchmark: appworld, harness: config, policy, seed: 1 });
+    const emptied = policy.views[2]?.messages.at(-1)?.content ?? "";
+    expect(emptied).toMatch(/^Execution successful\.\s*\n\nThe loop over notes_show_notes printed nothing/);
+    expect(emptied).toMatch(/^harness check: your filter on notes_show_notes keeps 0 of [1-9]\d* items$/m);
+    expect(policy.views[3]?.messages.at(-1)?.content).not.toContain("[harness ran");
+  });
+
+  it("no harness-made call reads grading, gold or hidden state", () => {
+    const library = appworldHarnessCallLibrary;
+    const calls = [
+      ...library.preludes.flatMap((prelude) => prelude.calls),
+      ...library.followUps.flatMap((followUp) => followUp.calls),
+      ...library.checkCalls.flatMap((check) => check.calls.calls),
+      ...library.macros.flatMap((macro) => macro.steps),
+    ];
+    for (const call of calls) {
+      expect(call.tool).toBe("execute");
+      const text = JSON.stringify(call.arguments);
+      expect(text).not.toMatch(/evaluate|ground_truth|solution|answer\.json|expected|_world|__/);
+      for (const [, app] of text.matchAll(/apis\.(\w+)\./g))
+        expect(["api_docs", "supervisor", "{app}"]).toContain(app);
+    }
   });
 });

@@ -43,6 +43,21 @@ const unfilteredPagesCode = [
   "print({app}_{api})",
 ].join("\n");
 
+/**
+ * Code that pages `{app}.show_{entity}s` (the list API whose items carry `{entity}_id`, by the apps'
+ * naming) with the access token alone into `{app}_show_{entity}s` and prints every item.
+ */
+const idListPagesCode = unfilteredPagesCode.replaceAll("{api}", "show_{entity}s");
+
+/**
+ * Code that re-runs the filter of the policy's last answer or loop (`[item for item in {list} if
+ * {condition}]`) on the list it read and prints how many items it keeps (the grammar reads that line).
+ */
+const filterCheckCode = [
+  "_kept = [item for item in {list} if {condition}]",
+  "print('harness check: your filter on {list} keeps', len(_kept), 'of', len({list}), 'items')",
+].join("\n");
+
 /** Code that prints the size of every list the policy's code has collected (its own variables). */
 const collectedListsCode =
   "print({name: len(value) for name, value in list(globals().items()) if isinstance(value, list) and not name.startswith('_')})";
@@ -133,6 +148,35 @@ export const appworldHarnessCallLibrary: Required<
       calls: [{ tool: executeToolName, arguments: { code: unfilteredPagesCode } }],
       maxPerEpisode: 2,
     },
+    {
+      tools: [executeToolName],
+      resultPattern: "Missing required parameter \\W*[a-z_]+_id\\b",
+      resultFlags: "",
+      capture: {
+        source: "argument",
+        argument: "code",
+        pattern:
+          "apis\\.(?<app>[a-z_]+)\\.(?<api>[a-z_]+)\\(access_token=(?<token>\\w+),[^\\n]*?\\b(?<entity>[a-z_]+?)_id=None",
+        flags: "",
+      },
+      note: "apis.{app}.{api} needs {entity}_id, the id of one {entity}: the ids come from listing them. The harness paged apis.{app}.show_{entity}s with the access token alone, every item into {app}_show_{entity}s:",
+      calls: [{ tool: executeToolName, arguments: { code: idListPagesCode } }],
+      maxPerEpisode: 2,
+    },
+    {
+      tools: [executeToolName],
+      resultPattern: "^Execution successful\\.\\s*$",
+      resultFlags: "",
+      capture: {
+        source: "argument",
+        argument: "code",
+        pattern: "^for item in \\[item for item in (?<list>\\w+) if (?<condition>[^\\n]*?)\\]:",
+        flags: "m",
+      },
+      note: "The loop over {list} printed nothing: it ran for no item. The harness re-ran its filter on {list} (below); a filter that keeps none of the items matches nothing (conditions that cannot all hold, or a value written differently), so nothing was changed:",
+      calls: [{ tool: executeToolName, arguments: { code: filterCheckCode } }],
+      maxPerEpisode: 2,
+    },
   ],
   checkCalls: [
     {
@@ -160,6 +204,21 @@ export const appworldHarnessCallLibrary: Required<
         pattern: "apis\\.supervisor\\.complete_task\\(\\s*\\)",
         flags: "",
       },
+    },
+    {
+      prompt:
+        "The harness held this complete_task call and re-ran the filter of your last answer or loop on the list it reads (below). A filter that keeps none of the items matches nothing: choose other conditions and run the answer or the loop again; otherwise run the same complete_task call again.",
+      calls: {
+        captureTool: executeToolName,
+        capture: {
+          source: "argument",
+          argument: "code",
+          pattern: "\\[item for item in (?<list>\\w+) if (?<condition>[^\\n]*?)\\](?=\\)|:|\\[)",
+          flags: "",
+        },
+        calls: [{ tool: executeToolName, arguments: { code: filterCheckCode } }],
+      },
+      submitMatch: { tool: executeToolName, argument: "code", pattern: completeTaskPattern, flags: "" },
     },
   ],
   macros: [

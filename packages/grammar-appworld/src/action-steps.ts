@@ -1,6 +1,6 @@
 import type { DecisionWalk } from "@hs/grammar-kit";
-import { argumentOptions, pagingParameters } from "./argument-options.js";
-import { type ItemCondition, itemConditions } from "./conditions.js";
+import { type ArgumentValue, argumentOptions, pagingParameters } from "./argument-options.js";
+import { conditionHolds, type ItemCondition, itemConditions } from "./conditions.js";
 import { asksNext, type Built, type DraftOption, pick } from "./draft-options.js";
 import { changes, isListDoc, workApps } from "./kind-options.js";
 import type { CollectedList, ShownDoc } from "./read-view.js";
@@ -190,13 +190,19 @@ function listOptions(context: ViewContext): DraftOption<CollectedList>[] {
       features: {
         "list:recent": index === lists.length - 1 ? 1 : 0,
         "list:relevance": overlap(context, list.api),
+        "filter:empty-after-check":
+          context.emptyFilters.has(list.variable) && list.items.length === 0 ? 1 : 0,
       },
       value: list,
     }))
     .reverse();
 }
 
-function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
+function conditionOption(
+  condition: ItemCondition,
+  emptyAgain = false,
+  keptPart = false,
+): DraftOption<ItemCondition> {
   return {
     label: `cond:${condition.label}`,
     features: {
@@ -204,6 +210,8 @@ function conditionOption(condition: ItemCondition): DraftOption<ItemCondition> {
       "cond:instruction": condition.fromInstruction ? 1 : 0,
       "cond:keeps-some": condition.keeps > 0 && condition.keeps < 1 ? 1 : 0,
       "cond:keeps-none": condition.keeps === 0 ? 1 : 0,
+      "filter:empty-after-check": emptyAgain ? 1 : 0,
+      "filter:kept-after-check": keptPart ? 1 : 0,
     },
     value: condition,
   };
@@ -223,24 +231,43 @@ export function filteredList(walk: DecisionWalk, context: ViewContext): Built<Fi
   if (asksNext(listOption)) return listOption;
   const list = listOption.value;
   const conditions = itemConditions(list.items, context.instruction, context.values);
-  const firstOption = pick(walk, "condition", conditions.map(conditionOption));
+  // after a check found this list's filter empty, a condition that leaves no shown item is marked, and
+  // so is one of that filter's conditions that still leaves some
+  const refuted = list.items.length > 0 ? context.emptyFilters.get(list.variable) : undefined;
+  let kept = list.items;
+  const option = (condition: ItemCondition) => {
+    const leaves = kept.some((item) => conditionHolds(condition, item));
+    const part = refuted?.includes(condition.python) === true && condition.operator !== "all";
+    return conditionOption(condition, refuted !== undefined && !leaves, part && leaves);
+  };
+  const firstOption = pick(walk, "condition", conditions.map(option));
   if (asksNext(firstOption)) return firstOption;
   const first = firstOption.value;
   let filter = first.python;
+  kept = kept.filter((item) => conditionHolds(first, item));
   const taken = new Set([first.label]);
+  // a hint that each field takes one condition marks a second condition on a field already filtered
+  const oneField = context.hints.some((hint) => /one condition per field/i.test(hint));
+  const fields = new Set([first.field]);
   for (const name of first.operator === "all" ? [] : ["second-condition", "third-condition"]) {
     const rest = conditions.filter(
       (condition) => condition.operator !== "all" && !taken.has(condition.label),
     );
     const nextOption = pick(walk, name, [
       { label: "cond:none", features: { "cond:none": 1 }, value: null },
-      ...rest.map(conditionOption),
+      ...rest.map((condition) => {
+        const drafted = option(condition);
+        const again = oneField && fields.has(condition.field) ? 1 : 0;
+        return { ...drafted, features: { ...drafted.features, "cond:field-taken-hinted": again } };
+      }),
     ]);
     if (asksNext(nextOption)) return nextOption;
     const next = nextOption.value;
     if (next === null) break;
     taken.add(next.label);
+    fields.add(next.field);
     filter = `${filter} and ${next.python}`;
+    kept = kept.filter((item) => conditionHolds(next, item));
   }
   return { list, filter };
 }

@@ -127,7 +127,16 @@ export function argumentOptions(
     ...seenOptions(parameter, context),
     ...instructionOptions(parameter, context),
   );
-  if (!parameter.required) options.unshift({ label: "omit", features: { "arg:omit": 1 }, value: null });
+  // a hint to page a list API with the token alone and filter in Python favours leaving filters out
+  const pagedAlone =
+    doc.parameters.some((shown) => shown.name === "page_index") &&
+    context.hints.some((hint) => /list API with the access token alone/i.test(hint));
+  if (!parameter.required)
+    options.unshift({
+      label: "omit",
+      features: { "arg:omit": 1, "arg:omit-hinted": pagedAlone ? 1 : 0 },
+      value: null,
+    });
   if (options.length === 0) options.push({ label: "none", features: {}, value: "None" });
   return options;
 }

@@ -5,7 +5,7 @@ import { type PythonValue, pythonSource } from "./python-literal.js";
 import { outputValue } from "./read-view.js";
 import { overlap, type ViewContext } from "./view-context.js";
 
-type AnswerKind = "none" | "count" | "sum" | "max" | "min" | "field" | "literal";
+type AnswerKind = "none" | "count" | "sum" | "max" | "min" | "field" | "literal" | "as-held";
 
 function cues(instruction: string): Record<"count" | "sum" | "max" | "field", boolean> {
   const text = instruction.toLowerCase();
@@ -50,6 +50,9 @@ function answerKinds(context: ViewContext): DraftOption<AnswerKind>[] {
       { label: "answer:field", features: { "answer:field-cue": cue.field ? 1 : 0 }, value: "field" },
     );
   }
+  // the complete_task a harness check held and found keeping items, run again as it was
+  if (context.confirmedHold !== null)
+    options.push({ label: "answer:as-held", features: { "answer:as-held": 1 }, value: "as-held" });
   if (lastScalars(context).length > 0)
     options.push({ label: "answer:literal", features: { "answer:literal": 1 }, value: "literal" });
   return options;
@@ -113,6 +116,8 @@ export function completeCell(walk: DecisionWalk, context: ViewContext): Built<Bu
   if (asksNext(kindOption)) return kindOption;
   const kind = kindOption.value;
   if (kind === "none") return { thought: "The task is done.", code: "apis.supervisor.complete_task()" };
+  if (kind === "as-held" && context.confirmedHold !== null)
+    return { thought: "The check agrees: I complete the task as before.", code: context.confirmedHold };
   const expression = answerExpression(walk, context, kind);
   if (typeof expression !== "string") return expression;
   return {

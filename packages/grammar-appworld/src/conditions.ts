@@ -122,7 +122,8 @@ function numberConditions(name: string, stated: readonly InstructionValue[]): It
     ]);
 }
 
-function evaluate(condition: ItemCondition, item: Record<string, PythonValue>): boolean {
+/** Whether an item passes a condition (on the item as printed). */
+export function conditionHolds(condition: ItemCondition, item: Record<string, PythonValue>): boolean {
   const value = item[condition.field];
   const parts = condition.label.split(":");
   const rest = condition.operator === "boolean" ? (parts[1] ?? "") : parts.slice(2).join(":");
@@ -168,6 +169,6 @@ export function itemConditions(
   }
   for (const condition of conditions)
     condition.keeps =
-      items.length === 0 ? 0 : items.filter((item) => evaluate(condition, item)).length / items.length;
+      items.length === 0 ? 0 : items.filter((item) => conditionHolds(condition, item)).length / items.length;
   return conditions;
 }

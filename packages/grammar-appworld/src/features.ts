@@ -60,6 +60,19 @@ export const featureNames = [
   // on kind:complete, nothing the task needs is there yet: a question with no list collected, or a
   // change task before any change was made
   "kind:complete-unready",
+  // on a list or condition option, a harness check reported that the filter of the policy's last answer
+  // or loop keeps none of the list's items, and this choice again leaves none (0 under a base harness)
+  "filter:empty-after-check",
+  // on a condition option, it was one of the conditions of that filter and it still leaves some items
+  "filter:kept-after-check",
+  // on a second or third condition, its field already has one and a hint says one condition per field
+  "cond:field-taken-hinted",
+  // on kind:complete and on its answer as the held cell wrote it: the last cell's complete_task was held
+  // by a harness check that found its filter keeping items (0 under a base harness)
+  "kind:confirm-after-check",
+  "answer:as-held",
+  // on leaving out an optional argument of a list API: a hint says to page with the access token alone
+  "arg:omit-hinted",
 ] as const;
 
 /** A feature name. */
@@ -82,6 +95,12 @@ const priorWeights: FeatureValues = {
   "kind:complete-change-ready": 2.4,
   "kind:complete-late": 3,
   "kind:complete-unready": -1.5,
+  "filter:empty-after-check": -3,
+  "filter:kept-after-check": 1.5,
+  "cond:field-taken-hinted": -3,
+  "kind:confirm-after-check": 3,
+  "answer:as-held": 4,
+  "arg:omit-hinted": 3,
   "kind:after-failure": -0.3,
   "kind:repeats-last": -2,
   "kind:failed-before": -2.5,

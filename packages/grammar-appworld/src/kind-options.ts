@@ -57,15 +57,20 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
   const relevant = relevantApps(context);
   const docs = [...context.docs.values()];
   const tokenApps = new Set(context.tokens.keys());
-  const listedApis = new Set([...context.lists.values()].map((list) => `${list.app}.${list.api}`));
+  // a list a harness check found empty is as good as not collected: its API may be paged again
+  const lists = [...context.lists.values()].filter(
+    (list) => !(context.emptyFilters.has(list.variable) && list.items.length === 0),
+  );
+  const listedApis = new Set(lists.map((list) => `${list.app}.${list.api}`));
   const undocumented = relevant.filter((app) => {
     const listed = context.apisByApp.get(app) ?? [];
     const shown = listed.filter((api) => context.docs.has(`${app}.${api.name}`)).length;
     return listed.length > 0 && shown < 2;
   });
   const kinds = context.cells.map((cell) => kindOfCode(cell.code));
+  // a loop a harness check found filtered to nothing changed nothing
   const acted =
-    kinds.some((kind) => kind === "each") ||
+    kinds.some((kind, index) => kind === "each" && !context.emptyLoops.has(index)) ||
     context.cells.some(
       (cell) =>
         !cell.failed && kindOfCode(cell.code) === "call" && /apis\.\w+\.(?!show_)\w+\(/.test(cell.code ?? ""),
@@ -90,7 +95,7 @@ function readiness(context: ViewContext): Record<ActionKind, number> {
       !acted
         ? 1
         : 0,
-    complete: context.question ? (context.lists.size > 0 ? 1 : 0) : acted ? 1 : 0,
+    complete: context.question ? (lists.length > 0 ? 1 : 0) : acted ? 1 : 0,
   };
 }
 
@@ -153,6 +158,7 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
     "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
     "kind:login-after-unauthorized": kind === "login" ? unauthorized : 0,
     "kind:doc-after-refusal": kind === "doc" ? refused : 0,
+    "kind:confirm-after-check": kind === "complete" && context.confirmedHold !== null ? 1 : 0,
   });
   return (Object.keys(available) as ActionKind[])
     .filter((kind) => available[kind])

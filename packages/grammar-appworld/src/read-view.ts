@@ -58,6 +58,8 @@ export interface AppWorldView {
   format: CodeFormat;
   /** The task text after `Task:`. */
   instruction: string;
+  /** Hints a harness appended to the task message (`\n\nHints:\n- ...`), one per line. */
+  hints: string[];
   /** The supervisor's name, email and phone from the task message. */
   supervisor: { name: string; email: string; phone: string };
   /** Earlier cells, oldest first. */
@@ -240,6 +242,15 @@ function readCell(view: AppWorldView, cell: ObservedCell): void {
   if (!/api_docs|show_account_passwords/.test(code)) view.records.push(...records);
 }
 
+/** The hints a harness appended to the task message or to the system message (`Hints:` then `- ...` lines). */
+function hintsOf(messages: readonly ChatMessage[], task: string): string[] {
+  const system = messages.find((message) => message.role === "system")?.content ?? "";
+  return [task, system]
+    .flatMap((text) => (text.split(/\n\nHints:\n/)[1] ?? "").split("\n"))
+    .filter((line) => line.startsWith("- "))
+    .map((line) => line.slice(2).trim());
+}
+
 /** Reads an AppWorld view: the task, the supervisor, and what each earlier cell showed. */
 export function readView(view: PolicyView): AppWorldView {
   const start = taskIndex(view.messages);
@@ -248,6 +259,7 @@ export function readView(view: PolicyView): AppWorldView {
     format: formatOf(view),
     // hints a harness appends to the task message (`\n\nHints:\n- ...`) are not part of the instruction
     instruction: (match?.[4] ?? "").split(/\n\nHints:\n/)[0]?.trim() ?? "",
+    hints: hintsOf(view.messages, match?.[4] ?? ""),
     supervisor: { name: match?.[1] ?? "", email: match?.[2] ?? "", phone: match?.[3] ?? "" },
     cells: cellsAfter(view.messages, start),
     apps: [],

@@ -1,10 +1,11 @@
 import { viewCache } from "@hs/grammar-kit";
 import type { PolicyView } from "@hs/harness";
+import { type CheckReports, checkReports } from "./check-reports.js";
 import { type InstructionValue, instructionValues, wordsOf } from "./instruction-values.js";
 import { type AppWorldView, readView } from "./read-view.js";
 
 /** The read view plus what the grammar derives from it for every decision. */
-export interface ViewContext extends AppWorldView {
+export interface ViewContext extends AppWorldView, CheckReports {
   /** Values the instruction states. */
   values: InstructionValue[];
   /** Stems of the instruction's content words. */
@@ -64,6 +65,7 @@ function computeViewContext(view: PolicyView): ViewContext {
   const read = readView(view);
   return {
     ...read,
+    ...checkReports(read.cells),
     values: instructionValues(read.instruction),
     stems: stemsOf(read.instruction),
     question:
