@@ -90,9 +90,11 @@ export class JobWaiter {
     }
     await Promise.all(
       waiting.map(async ({ jobId, entry }, index) => {
-        const [error, value] = fields?.[index] ?? [null, null];
-        const [timestamp, finishedOn] = (value ?? []) as (string | null)[];
-        if (error !== null || (timestamp != null && finishedOn == null)) return;
+        const reply = fields?.[index];
+        // no reply, or an error: nothing is known of the job, the next poll reads it again
+        if (reply == null || reply[0] !== null || !Array.isArray(reply[1])) return;
+        const [timestamp, finishedOn] = reply[1] as (string | null)[];
+        if (timestamp != null && finishedOn == null) return;
         let end: JobEnd | null;
         try {
           end = timestamp == null ? { state: "missing" } : endOf(await this.queue.getJob(jobId));
