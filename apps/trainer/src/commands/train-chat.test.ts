@@ -111,6 +111,9 @@ describe("hs train --policy chat", () => {
     ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--policy chat: --chat-url is required/);
+    const hidden = await hs([...train("hidden"), "--hidden", "8"]);
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toMatch(/--init and --hidden are the embedded policy's; a chat policy acts/);
     const help = await hs(["train", "--help"]);
     expect(help.stdout).toMatch(/--chat-url URL/);
     expect(help.stdout).toMatch(/--chat-model NAME/);

@@ -165,7 +165,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     const init = stringOption(args, "init");
     if (backend.kind !== "embedded" && (init !== undefined || args.values.hidden !== undefined))
       throw new UsageError(
-        `--init and --hidden are the embedded policy's; a ${backend.kind} policy starts from its own model`,
+        `--init and --hidden are the embedded policy's; ${backend.kind === "tinker" ? "a tinker: policy starts from its base model" : "a chat policy acts with the served model"}`,
       );
     if (baseModel !== undefined && args.values.redis !== undefined)
       throw new UsageError(
