@@ -90,7 +90,7 @@ describe.skipIf(redisUrl === undefined)("stages through hs worker processes", ()
     const weights = (out: string) => readFileSync(join(out, run, "final", "policy.json"));
     expect(weights(onQueue).equals(weights(inProcess))).toBe(true);
     expect(comparableResults(onQueue)).toEqual(comparableResults(inProcess));
-  }, 180_000);
+  }, 300_000);
 
   it("evolves a DBBench pool on the queue identical to the pool evolved in process", async () => {
     const url = redisUrl as string;
