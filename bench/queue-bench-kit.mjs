@@ -52,12 +52,15 @@ export function startWorker(args) {
 
 /**
  * Test equipment: an OpenAI-compatible chat-completions server on 127.0.0.1 that holds at most
- * `capacity` requests at once (more wait their turn) and answers each after `latencyMs`.
+ * `capacity` requests at once (more wait their turn) and answers each after `latencyMs`. `timings()`
+ * gives each request's arrival, start (a slot free) and answer, in epoch milliseconds.
  */
 export async function startLatencyChatServer({ latencyMs, capacity, content }) {
   let active = 0;
   let served = 0;
   const waiting = [];
+  const timings = [];
+  const now = () => performance.timeOrigin + performance.now();
   const release = () => {
     active--;
     const next = waiting.shift();
@@ -69,9 +72,13 @@ export async function startLatencyChatServer({ latencyMs, capacity, content }) {
       body += chunk;
     });
     request.on("end", () => {
+      const timing = { arrived: now(), started: 0, answered: 0 };
+      timings.push(timing);
       const start = () => {
         active++;
+        timing.started = now();
         setTimeout(() => {
+          timing.answered = now();
           const { model } = JSON.parse(body);
           served++;
           response.writeHead(200, { "content-type": "application/json" }).end(
@@ -96,6 +103,7 @@ export async function startLatencyChatServer({ latencyMs, capacity, content }) {
   return {
     baseURL: `http://127.0.0.1:${server.address().port}/v1`,
     served: () => served,
+    timings: () => timings,
     close: () => new Promise((done) => server.close(done)),
   };
 }

@@ -11,6 +11,7 @@
 //   pnpm build && node bench/queue-throughput.mjs [--episodes 96] [--latency-ms 5000] [--waves 4]
 //     [--concurrencies 1,16,64,256] [--skip-dbbench]
 import { createRequire } from "node:module";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createDbBench } from "../packages/benchmarks-dbbench/dist/index.js";
 import { createChatPolicy } from "../packages/chat-policy/dist/index.js";
@@ -209,6 +210,8 @@ async function chatPart() {
       inProcessRatio: round(local / ideal, 3),
       queuePerSecond: round(count / queued.wall),
       queueRatio: round(count / queued.wall / ideal, 3),
+      // the machine's 1, 5 and 15 minute load averages when the row ended (2 cores here)
+      loadAverage: loadavg().map((value) => round(value)),
     });
     start = performance.now();
   }

@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import type { PluginOptionValues } from "@hs/harness";
-import { type BenchmarkReference, createQueueExecutor, type QueueExecutor } from "@hs/queue";
+import type { PluginOptionValues, PolicyV1 } from "@hs/harness";
+import {
+  type BenchmarkReference,
+  createQueueExecutor,
+  type PolicyReference,
+  type QueueExecutor,
+} from "@hs/queue";
 import {
   type BenchmarkSelection,
   type CommandArguments,
@@ -44,7 +49,14 @@ export interface TaskSource {
 export function queueExecutorOf(
   args: CommandArguments,
   io: CommandIo,
-  context: { phase: string; run: string; selection?: BenchmarkSelection; tasks: TaskSource },
+  context: {
+    phase: string;
+    run: string;
+    selection?: BenchmarkSelection;
+    tasks: TaskSource;
+    /** What the jobs name as their policy (default: the embedded policy's published weights). */
+    describePolicy?: (policy: PolicyV1) => Promise<PolicyReference>;
+  },
 ): QueueExecutor | undefined {
   const redisUrl = stringOption(args, "redis");
   if (redisUrl === undefined) return undefined;
@@ -65,6 +77,7 @@ export function queueExecutorOf(
           : { path: resolve(context.tasks.data) },
     },
     timeLimitMs: integerOption(args, "episode-time-limit"),
+    ...(context.describePolicy === undefined ? {} : { describePolicy: context.describePolicy }),
     onFault: (fault) => io.stderr(`queue: ${fault.kind} ${fault.jobId}: ${fault.message}\n`),
   });
   io.stderr(`queue: ${context.phase} episodes go to the workers of ${redisUrl} (run ${run})\n`);

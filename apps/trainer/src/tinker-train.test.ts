@@ -74,7 +74,7 @@ describe("hs train --policy tinker:MODEL", () => {
     );
     expect(
       (await run(["train", "--bench", bench, "--method", "grpo", "--policy", "gpt:x", "--out", out])).stderr,
-    ).toContain("expected embedded or tinker:BASE_MODEL");
+    ).toContain("expected embedded, chat or tinker:BASE_MODEL");
   });
 
   it.each([

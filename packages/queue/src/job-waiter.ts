@@ -7,6 +7,9 @@ export type JobEnd =
   | { state: "failed"; reason: string }
   | { state: "missing" };
 
+/** Jobs read in one pipeline by the poll. */
+const pollBatch = 500;
+
 interface Pending {
   settle: (end: JobEnd) => void;
   /** When the wait began (the poll looks only at jobs waited on longer than one period). */
@@ -27,7 +30,7 @@ export class JobWaiter {
 
   constructor(
     private readonly queue: Queue,
-    connection: Redis,
+    private readonly connection: Redis,
     pollMs: number,
   ) {
     this.eventConnection = connection.duplicate();
@@ -63,17 +66,46 @@ export class JobWaiter {
   }
 
   private async check(jobId: string): Promise<void> {
-    const waiting = this.pending.get(jobId);
-    if (waiting === undefined) return;
-    let end: JobEnd | null;
+    await this.checkMany([jobId]);
+  }
+
+  /**
+   * Reads only two fields of each job hash in one pipeline (`timestamp`, which every job has, and
+   * `finishedOn`), and the whole job only for those that ended or are gone: a job still running costs
+   * one small read, not a copy of its data.
+   */
+  private async checkMany(jobIds: readonly string[]): Promise<void> {
+    const waiting = jobIds.flatMap((jobId) => {
+      const entry = this.pending.get(jobId);
+      return entry === undefined ? [] : [{ jobId, entry }];
+    });
+    if (waiting.length === 0) return;
+    let fields: ([Error | null, unknown] | null)[] | null;
     try {
-      end = endOf(await this.queue.getJob(jobId));
+      const pipeline = this.connection.pipeline();
+      for (const { jobId } of waiting) pipeline.hmget(this.queue.toKey(jobId), "timestamp", "finishedOn");
+      fields = await pipeline.exec();
     } catch {
       return; // Redis unreachable: the next poll tries again
     }
-    if (end === null || this.pending.get(jobId) !== waiting) return;
-    this.pending.delete(jobId);
-    waiting.settle(end);
+    await Promise.all(
+      waiting.map(async ({ jobId, entry }, index) => {
+        const reply = fields?.[index];
+        // no reply, or an error: nothing is known of the job, the next poll reads it again
+        if (reply == null || reply[0] !== null || !Array.isArray(reply[1])) return;
+        const [timestamp, finishedOn] = reply[1] as (string | null)[];
+        if (timestamp != null && finishedOn == null) return;
+        let end: JobEnd | null;
+        try {
+          end = timestamp == null ? { state: "missing" } : endOf(await this.queue.getJob(jobId));
+        } catch {
+          return;
+        }
+        if (end === null || this.pending.get(jobId) !== entry) return;
+        this.pending.delete(jobId);
+        entry.settle(end);
+      }),
+    );
   }
 
   private async poll(periodMs: number): Promise<void> {
@@ -81,8 +113,9 @@ export class JobWaiter {
     this.polling = true;
     try {
       const due = Date.now() - periodMs;
-      for (const [jobId, waiting] of [...this.pending.entries()])
-        if (waiting.since <= due) await this.check(jobId);
+      const jobIds = [...this.pending.entries()].filter(([, entry]) => entry.since <= due).map(([id]) => id);
+      for (let start = 0; start < jobIds.length; start += pollBatch)
+        await this.checkMany(jobIds.slice(start, start + pollBatch));
     } finally {
       this.polling = false;
     }

@@ -9,6 +9,7 @@ import {
   runEpisode,
 } from "@hs/harness";
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
 import { loadReferencedPolicy } from "./policy-store.js";
 import { queuePackageVersion, rolloutQueueName } from "./queue-version.js";
 import { connectRedis } from "./redis-connection.js";
@@ -48,10 +49,14 @@ export interface RolloutWorkerOptions {
 
 /** A running worker. */
 export interface RolloutWorker {
-  /** The BullMQ worker. */
+  /** The first BullMQ worker (its events: `stalled`, `failed`...). */
   readonly worker: Worker;
+  /** Every BullMQ worker of this process: one fetch loop each, the concurrency shared among them. */
+  readonly workers: readonly Worker[];
   /** Jobs completed by this worker. */
   readonly done: number;
+  /** Resolves once every fetch loop is connected. */
+  waitUntilReady(): Promise<void>;
   /** Stops taking jobs, waits for the running ones, closes the connections. */
   close(): Promise<void>;
 }
@@ -60,6 +65,132 @@ export interface RolloutWorker {
 const loadedPolicies = 4;
 /** How long a job of another version is held back before any worker may take it again. */
 const refusedJobDelayMs = 250;
+/**
+ * Episodes per fetch loop. A BullMQ worker takes jobs one Redis round trip after another (taskforcesh/bullmq
+ * `src/classes/worker.ts`, `mainLoop`: "we fetch jobs in sequence"), so at a concurrency of 256 a burst of
+ * jobs waits seconds for its turn; a worker process runs one fetch loop per this many episodes.
+ */
+const episodesPerFetchLoop = 32;
+
+/** The benchmarks and policy versions a worker has opened, each opened once. */
+interface Loaders {
+  benchmarkOf(reference: BenchmarkReference): Promise<BenchmarkV1>;
+  policyOf(reference: PolicyReference, benchmark: BenchmarkV1): Promise<PolicyV1>;
+}
+
+function createLoaders(options: RolloutWorkerOptions, redis: Redis): Loaders {
+  const benchmarks = new Map<string, Promise<BenchmarkV1>>();
+  const policies = new Map<string, Promise<PolicyV1>>();
+  const grammarOf = options.grammarOf ?? defaultGrammar;
+  return {
+    benchmarkOf(reference) {
+      const key = JSON.stringify(reference);
+      if (!benchmarks.has(key)) {
+        const opening = openWithTasks(options.openBenchmark, reference);
+        opening.catch(() => benchmarks.delete(key));
+        benchmarks.set(key, opening);
+      }
+      return benchmarks.get(key) as Promise<BenchmarkV1>;
+    },
+    policyOf(reference, benchmark) {
+      const key = JSON.stringify(reference);
+      const known = policies.get(key);
+      if (known !== undefined) return known;
+      const loading = loadReferencedPolicy(redis, reference, () => grammarOf(benchmark));
+      loading.catch(() => policies.delete(key));
+      policies.set(key, loading);
+      for (const [old, policy] of policies) {
+        if (policies.size <= loadedPolicies) break;
+        policies.delete(old);
+        void policy.then((loaded) => (loaded as { dispose?: () => void }).dispose?.()).catch(() => {});
+      }
+      return loading;
+    },
+  };
+}
+
+/** Counts of the worker, read by its heartbeat. */
+interface Tally {
+  done: number;
+  running: number;
+}
+
+/** The job's data, checked against the schema: a job that is not a rollout job fails for good. */
+function parseJob(job: Job): RolloutJob {
+  const parsed = rolloutJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    const { field, message } = describeZodIssue(parsed.error);
+    throw new UnrecoverableError(`not a rollout job (${field}: ${message})`);
+  }
+  return parsed.data;
+}
+
+function createJobProcessor(
+  options: RolloutWorkerOptions,
+  identity: { version: string; name: string },
+  loaders: Loaders,
+  tally: Tally,
+) {
+  const { version, name } = identity;
+  return async (job: Job, token?: string): Promise<RolloutResult> => {
+    const data = parseJob(job);
+    const jobId = String(job.id);
+    if (data.queueVersion !== version) {
+      options.onEvent?.({
+        kind: "refused",
+        jobId,
+        message: `job of ${data.queueVersion}, worker of ${version}`,
+      });
+      await job.moveToDelayed(Date.now() + refusedJobDelayMs, token);
+      throw new DelayedError();
+    }
+    if (harnessHash(data.harness) !== data.key.harnessHash)
+      throw new UnrecoverableError("the job's harness does not have the hash its key names");
+    tally.running++;
+    try {
+      const trajectory = await runJob(data, await loaders.benchmarkOf(data.benchmark), loaders.policyOf);
+      tally.done++;
+      options.onEvent?.({ kind: "done", jobId });
+      return { formatVersion: 1, jobId, queueVersion: version, worker: name, trajectory };
+    } catch (error) {
+      options.onEvent?.({ kind: "failed", jobId, message: String(error) });
+      throw error;
+    } finally {
+      tally.running--;
+    }
+  };
+}
+
+/** The concurrency of each fetch loop: `total` shared among ceil(total / episodesPerFetchLoop) loops. */
+export function fetchLoopShares(total: number): number[] {
+  const loops = Math.max(1, Math.ceil(total / episodesPerFetchLoop));
+  return Array.from(
+    { length: loops },
+    (_, index) => Math.floor(total / loops) + (index < total % loops ? 1 : 0),
+  );
+}
+
+/** Writes `hs:workers:NAME` every period, expiring after three. */
+function startHeartbeat(
+  redis: Redis,
+  name: string,
+  describe: () => Record<string, unknown>,
+  periodMs: number,
+) {
+  const beat = () =>
+    redis
+      .set(
+        `hs:workers:${name}`,
+        JSON.stringify({ name, ...describe(), at: new Date().toISOString() }),
+        "PX",
+        periodMs * 3,
+      )
+      .catch(() => {});
+  void beat();
+  const heartbeat = setInterval(beat, periodMs);
+  heartbeat.unref();
+  return () => clearInterval(heartbeat);
+}
 
 /**
  * Starts a rollout worker: takes jobs from the queue, opens the benchmark and loads the policy version
@@ -71,105 +202,39 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
   const redis = connectRedis(options.redisUrl);
   const version = options.queueVersion ?? queuePackageVersion;
   const name = options.name ?? `${hostname()}:${process.pid}`;
-  const benchmarks = new Map<string, Promise<BenchmarkV1>>();
-  const policies = new Map<string, Promise<PolicyV1>>();
-  const grammarOf = options.grammarOf ?? defaultGrammar;
-  let done = 0;
-  let running = 0;
-
-  const benchmarkOf = (reference: BenchmarkReference) => {
-    const key = JSON.stringify(reference);
-    if (!benchmarks.has(key)) {
-      const opening = openWithTasks(options.openBenchmark, reference);
-      opening.catch(() => benchmarks.delete(key));
-      benchmarks.set(key, opening);
-    }
-    return benchmarks.get(key) as Promise<BenchmarkV1>;
-  };
-  const policyOf = (reference: PolicyReference, benchmark: BenchmarkV1) => {
-    const key = JSON.stringify(reference);
-    const known = policies.get(key);
-    if (known !== undefined) return known;
-    const loading = loadReferencedPolicy(redis, reference, () => grammarOf(benchmark));
-    loading.catch(() => policies.delete(key));
-    policies.set(key, loading);
-    for (const [old, policy] of policies) {
-      if (policies.size <= loadedPolicies) break;
-      policies.delete(old);
-      void policy.then((loaded) => (loaded as { dispose?: () => void }).dispose?.()).catch(() => {});
-    }
-    return loading;
-  };
-
-  const processJob = async (job: Job, token?: string): Promise<RolloutResult> => {
-    const parsed = rolloutJobSchema.safeParse(job.data);
-    if (!parsed.success) {
-      const { field, message } = describeZodIssue(parsed.error);
-      throw new UnrecoverableError(`not a rollout job (${field}: ${message})`);
-    }
-    const data = parsed.data;
-    if (data.queueVersion !== version) {
-      options.onEvent?.({
-        kind: "refused",
-        jobId: String(job.id),
-        message: `job of ${data.queueVersion}, worker of ${version}`,
-      });
-      await job.moveToDelayed(Date.now() + refusedJobDelayMs, token);
-      throw new DelayedError();
-    }
-    if (harnessHash(data.harness) !== data.key.harnessHash)
-      throw new UnrecoverableError("the job's harness does not have the hash its key names");
-    running++;
-    try {
-      const trajectory = await runJob(data, await benchmarkOf(data.benchmark), policyOf);
-      done++;
-      options.onEvent?.({ kind: "done", jobId: String(job.id) });
-      return { formatVersion: 1, jobId: String(job.id), queueVersion: version, worker: name, trajectory };
-    } catch (error) {
-      options.onEvent?.({ kind: "failed", jobId: String(job.id), message: String(error) });
-      throw error;
-    } finally {
-      running--;
-    }
-  };
-
-  const worker = new Worker(options.queueName ?? rolloutQueueName(version), processJob, {
-    connection: redis,
-    concurrency: options.concurrency ?? 1,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
-    // a job may be found stalled several times (workers killed one after another) before it fails
-    maxStalledCount: 10,
+  const concurrency = options.concurrency ?? 1;
+  const tally: Tally = { done: 0, running: 0 };
+  const processJob = createJobProcessor(options, { version, name }, createLoaders(options, redis), tally);
+  const workers = fetchLoopShares(concurrency).map((share) => {
+    const worker = new Worker(options.queueName ?? rolloutQueueName(version), processJob, {
+      connection: redis,
+      concurrency: share,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      // a job may be found stalled several times (workers killed one after another) before it fails
+      maxStalledCount: 10,
+    });
+    worker.on("error", () => {});
+    return worker;
   });
-  worker.on("error", () => {});
-  const heartbeatMs = options.heartbeatMs ?? 5000;
-  const beat = () =>
-    redis
-      .set(
-        `hs:workers:${name}`,
-        JSON.stringify({
-          name,
-          version,
-          concurrency: options.concurrency ?? 1,
-          running,
-          done,
-          at: new Date().toISOString(),
-        }),
-        "PX",
-        heartbeatMs * 3,
-      )
-      .catch(() => {});
-  void beat();
-  const heartbeat = setInterval(beat, heartbeatMs);
-  heartbeat.unref();
+  const stopHeartbeat = startHeartbeat(
+    redis,
+    name,
+    () => ({ version, concurrency, running: tally.running, done: tally.done }),
+    options.heartbeatMs ?? 5000,
+  );
   return {
-    worker,
+    worker: workers[0] as Worker,
+    workers,
     get done() {
-      return done;
+      return tally.done;
+    },
+    async waitUntilReady() {
+      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
     },
     async close() {
-      clearInterval(heartbeat);
-      await worker.close();
+      stopHeartbeat();
+      await Promise.all(workers.map((worker) => worker.close()));
       await redis.del(`hs:workers:${name}`).catch(() => 0);
       redis.disconnect();
     },

@@ -18,6 +18,7 @@ import {
   resolveHarness,
   trainSplitOf,
 } from "../benchmark-selection.js";
+import { chatOptions, chatPolicyWording, openChatStack, policyBackendOf } from "../chat-policy-stack.js";
 import { type Command, integerOption, stringOption, UsageError } from "../command.js";
 import { guardFiniteLearner } from "../finite-guard.js";
 import { queueExecutorOf, redisOptions } from "../queue-option.js";
@@ -26,12 +27,7 @@ import { checkOutputDirectory, withOwnedRunDirectory } from "../run-directory.js
 import { checkRunConfigFile, readCheckpointStep } from "../run-state-file.js";
 import { sharedOption } from "../shared-options.js";
 import { matchProfilesToPool, readPoolFor } from "../strict-inputs.js";
-import {
-  openTinkerStack,
-  tinkerBaseModel,
-  tinkerOptions,
-  tinkerPolicyWording,
-} from "../tinker-policy-stack.js";
+import { openTinkerStack, tinkerOptions, tinkerPolicyWording } from "../tinker-policy-stack.js";
 import { optionFingerprint, trainFingerprint } from "../train-inputs.js";
 import { trainStepLine } from "../train-step-line.js";
 import { loadEmbeddedPolicy } from "./eval.js";
@@ -132,8 +128,9 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
         "start from the weights in DIR (a checkpoint or run directory) instead of the seed's untrained policy; the KL reference is then those weights",
     },
     policy: sharedOption("policy", {
-      description: `embedded (default: the embedded policy of --seed) ${tinkerPolicyWording}`,
+      description: `embedded (default: the embedded policy of --seed), ${chatPolicyWording}, ${tinkerPolicyWording}`,
     }),
+    ...chatOptions,
     ...tinkerOptions,
     ...redisOptions,
     json: sharedOption("json", { description: "print the run summary as JSON" }),
@@ -155,7 +152,8 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       { option: "--harness", path: stringOption(args, "harness") },
       { option: "--init", path: stringOption(args, "init") },
     ]);
-    const baseModel = tinkerBaseModel(stringOption(args, "policy"));
+    const backend = policyBackendOf(args);
+    const baseModel = backend.kind === "tinker" ? backend.baseModel : undefined;
     const benchmark = await openBenchmark(args);
     const tasks = await loadTaskSet(
       benchmark,
@@ -165,9 +163,9 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     );
     const harness = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const init = stringOption(args, "init");
-    if (baseModel !== undefined && (init !== undefined || args.values.hidden !== undefined))
+    if (backend.kind !== "embedded" && (init !== undefined || args.values.hidden !== undefined))
       throw new UsageError(
-        "--init and --hidden are the embedded policy's; a tinker: policy starts from its base model",
+        `--init and --hidden are the embedded policy's; ${backend.kind === "tinker" ? "a tinker: policy starts from its base model" : "a chat policy acts with the served model"}`,
       );
     if (baseModel !== undefined && args.values.redis !== undefined)
       throw new UsageError(
@@ -223,7 +221,10 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       })),
       router: routerSpec ?? "harness-s",
       policy: stringOption(args, "policy") ?? "embedded",
-      ...optionFingerprint(args.benchmark?.values ?? {}, args.values, Object.keys(tinkerOptions)),
+      ...optionFingerprint(args.benchmark?.values ?? {}, args.values, [
+        ...Object.keys(chatOptions),
+        ...Object.keys(tinkerOptions),
+      ]),
     });
     return withOwnedRunDirectory(
       {
@@ -251,10 +252,12 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     }
     async function trainInOwnedDirectory(): Promise<number> {
       await checkRunConfigFile(runDirectory);
+      const chat = backend.kind === "chat" ? openChatStack(args, io.stderr) : undefined;
       const { policy, learner, release } =
-        baseModel === undefined
+        chat ??
+        (baseModel === undefined
           ? await embeddedStack()
-          : await openTinkerStack(args, baseModel, `train-${method}-${seed}`, io.stderr);
+          : await openTinkerStack(args, baseModel, `train-${method}-${seed}`, io.stderr));
       io.stderr(
         `train: ${method} seed ${seed} on ${tasks.length} tasks under ${harness.id}, budget ${config.rolloutBudget} rollouts\n`,
       );
@@ -265,6 +268,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
           data: stringOption(args, "data"),
           split: stringOption(args, "split") ?? trainSplitOf(benchmark),
         },
+        ...(chat === undefined ? {} : { describePolicy: async () => chat.reference }),
       });
       const { summary, profiles } = await trainMethod({
         benchmark,

@@ -1,22 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { jsonlWithoutClock, startWorkerProcess, testRedisUrl } from "../__fixtures__/queue-worker.js";
 import { main } from "../main.js";
 
-const redisUrl = process.env.HS_REDIS_URL;
-if (redisUrl === undefined && (process.env.CI === "true" || process.env.CI === "1"))
-  throw new Error(
-    "HS_REDIS_URL is not set: in CI the queue tests must run (scripts/test-all.sh starts Redis)",
-  );
-if (redisUrl === undefined)
-  console.warn("hs worker tests skipped: HS_REDIS_URL is not set (bash scripts/redis.sh start)");
-
+const redisUrl = testRedisUrl("hs worker tests");
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, "../../dist/cli.js");
 const devFile = join(here, "../../../../packages/benchmarks-dbbench/data/dev.jsonl");
 const directories: string[] = [];
 afterAll(async () => {
@@ -29,38 +21,7 @@ async function hs(args: string[]): Promise<{ code: number; stderr: string }> {
   return { code, stderr };
 }
 
-function startWorker(url: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [cli, "worker", "--redis", url, "--concurrency", "2"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  return new Promise((ready, fail) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("taking jobs")) ready({ child, output: () => output });
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    child.on("exit", (code) => fail(new Error(`hs worker exited with ${code}: ${output}`)));
-  });
-}
-
-const clockFields = new Set(["wallMs", "policyMs", "environmentMs", "timings", "elapsedMs"]);
-const withoutClock = (value: unknown): unknown =>
-  Array.isArray(value)
-    ? value.map(withoutClock)
-    : value !== null && typeof value === "object"
-      ? Object.fromEntries(
-          Object.entries(value)
-            .filter(([key]) => !clockFields.has(key))
-            .map(([key, inner]) => [key, withoutClock(inner)]),
-        )
-      : value;
-const lines = (directory: string, file: string) =>
-  readFileSync(join(directory, file), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.stringify(withoutClock(JSON.parse(line))));
+const lines = (directory: string, file: string) => jsonlWithoutClock(join(directory, file));
 
 describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => {
   it("trains through a worker process with the same trajectories, metrics and weights as in process", async () => {
@@ -75,17 +36,16 @@ describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => 
         ...["--budget", "16", "--group-size", "4", "--prompts-per-step", "2", "--out", join(directory, out)],
         ...extra,
       ]);
-    const worker = await startWorker(url);
+    const worker = await startWorkerProcess(url);
     try {
       const queued = await train("queued", "--redis", url);
       expect(queued.code, queued.stderr).toBe(0);
       expect(queued.stderr).toContain("episodes go to the workers of");
     } finally {
-      worker.child.kill("SIGTERM");
-      await new Promise((gone) => worker.child.once("exit", gone));
+      await worker.stop();
     }
     // every rollout ran on a worker (this one, or another started on the same Redis)
-    expect(Number(/worker: (\d+) episodes done/.exec(worker.output())?.[1])).toBeGreaterThan(0);
+    expect(worker.episodesDone()).toBeGreaterThan(0);
     expect((await train("local")).code).toBe(0);
     for (const file of ["trajectories.jsonl", "metrics.jsonl"])
       expect(lines(join(directory, "queued"), file)).toEqual(lines(join(directory, "local"), file));

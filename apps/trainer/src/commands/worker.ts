@@ -60,7 +60,7 @@ SIGINT or SIGTERM, then finishes the episodes under way.`,
           `worker: ${event.kind} ${event.jobId}${event.message === undefined ? "" : `: ${event.message}`}\n`,
         ),
     });
-    await worker.worker.waitUntilReady();
+    await worker.waitUntilReady();
     io.stderr(
       `worker: taking jobs of ${rolloutQueueName()} (@hs/queue ${queuePackageVersion}) from ${redisUrl}, ${concurrency} at once\n`,
     );
