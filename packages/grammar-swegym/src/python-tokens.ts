@@ -114,43 +114,5 @@ export function replaceTokens(tokens: readonly LineToken[], from: number, to: nu
   );
 }
 
-/** Python keywords and the soft keywords the operators must never rename. */
-export const pythonKeywords = new Set([
-  "False",
-  "None",
-  "True",
-  "and",
-  "as",
-  "assert",
-  "async",
-  "await",
-  "break",
-  "class",
-  "continue",
-  "def",
-  "del",
-  "elif",
-  "else",
-  "except",
-  "finally",
-  "for",
-  "from",
-  "global",
-  "if",
-  "import",
-  "in",
-  "is",
-  "lambda",
-  "nonlocal",
-  "not",
-  "or",
-  "pass",
-  "raise",
-  "return",
-  "try",
-  "while",
-  "with",
-  "yield",
-  "self",
-  "cls",
-]);
+/** Python keywords and the soft keywords the operators must never rename (the statement reader's set). */
+export { pythonKeywords } from "@hs/benchmarks-swegym";

@@ -1,5 +1,6 @@
 import { InvalidInputError, type Task } from "@hs/harness";
 import type { z } from "zod";
+import { statementTerms } from "../statement/statement-terms.js";
 import { type SweInstance, sweInstanceSchema } from "./swe-instance.js";
 
 /** An instance and the task the policy sees for it. */
@@ -26,8 +27,10 @@ function firstIssue(error: z.ZodError): { field: string; message: string } {
 
 /**
  * The task for an instance: the problem statement is the instruction; metadata holds only what the
- * agent would see in the repository anyway (repo, version, creation date) and the hints text, which a
- * preset shows only when it asks for `{metadata.hints_text}`.
+ * agent would see in the repository anyway (repo, version, creation date), the hints text, which a
+ * preset shows only when it asks for `{metadata.hints_text}`, and `statementCalls`: the calls the
+ * problem statement writes (`statementTerms`, read from the statement's text alone), which harness calls
+ * run as `{metadata.statementCalls}` (a JSON list, also a Python list literal).
  */
 export function instanceToTask(instance: SweInstance, split: string): Task {
   return {
@@ -42,6 +45,7 @@ export function instanceToTask(instance: SweInstance, split: string): Task {
       version: instance.version,
       createdAt: instance.created_at,
       hints_text: instance.hints_text,
+      statementCalls: statementTerms(instance.problem_statement).expressions,
     },
   };
 }
