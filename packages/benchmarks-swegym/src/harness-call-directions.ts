@@ -1,4 +1,5 @@
 import type { EvolutionLibrary } from "@hs/harness";
+import { traceBeforeAfterCommand, traceStatementCommand } from "./statement/statement-trace.js";
 
 /** mini-swe-agent's submission marker: a bash command holding it submits (swebench.yaml). */
 export const submissionMarker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT";
@@ -13,18 +14,28 @@ export const lastFramePattern = "[\\s\\S]*\\n(?<file>[\\w./-]+\\.py):(?<line>\\d
 /** Lines around `{line}` of `{file}`, numbered (the prompt's own "nl -ba | sed -n" way of viewing a file). */
 const showAroundLine = "nl -ba '{file}' | sed -n \"$(( {line} > 8 ? {line} - 8 : 1 )),$(( {line} + 8 ))p\"";
 
+/** The trace of the statement's calls (`metadata.statementCalls`, read from the statement's text alone). */
+export const harnessTraceCommand = traceStatementCommand("{metadata.statementCalls}");
+
+/** The statement's calls before and after the working tree's changes, the after one traced. */
+export const harnessTraceCheckCommand = traceBeforeAfterCommand("{metadata.statementCalls}");
+
 /**
- * Directions that change what the policy sees and can do on SWE-Gym: the harness runs the tests, opens
- * the lines a traceback names, names a collection error, and runs the tests before a submit, each shown
- * as `[harness ran bash: ...]` and recorded as a harness call.
+ * Directions that change what the policy sees and can do on SWE-Gym: the harness runs the calls the
+ * problem statement writes under a line tracer (the repository tests pass at the base commit, since the
+ * failing tests come only with the grader's test patch, so a test run shows nothing to fix; the
+ * statement's own calls do), opens the lines a traceback names, names the line an edit broke and a
+ * collection error, and runs the statement's calls and the tests before a submit, each shown as
+ * `[harness ran bash: ...]` and recorded as a harness call.
  */
 export const sweGymHarnessCallLibrary: Required<
   Pick<EvolutionLibrary, "preludes" | "followUps" | "checkCalls" | "macros" | "stepBudgets">
 > = {
   preludes: [
     {
-      header: "Before you start, the harness ran the tests (the first failure, with its file and line):",
-      calls: [{ tool: "bash", arguments: { command: harnessTestCommand } }],
+      header:
+        "Before you start, the harness ran the calls the issue writes under a line tracer (each call's value or traceback, then the repository lines they executed):",
+      calls: [{ tool: "bash", arguments: { command: harnessTraceCommand } }],
     },
   ],
   followUps: [
@@ -64,8 +75,36 @@ export const sweGymHarnessCallLibrary: Required<
       calls: [{ tool: "bash", arguments: { command: "git diff | head -n 60" } }],
       maxPerEpisode: 2,
     },
+    {
+      tools: ["bash"],
+      resultPattern: "(?:SyntaxError|IndentationError|TabError)\\b",
+      resultFlags: "",
+      capture: {
+        source: "result",
+        pattern:
+          '[\\s\\S]*File "(?<file>[^"]+\\.py)", line (?<line>\\d+)[^\\n]*(?:\\n[^\\n]*){0,4}?\\n[^\\n]*?(?<cause>SyntaxError|IndentationError|TabError)',
+        flags: "",
+      },
+      note: "The file no longer parses ({cause} at {file}:{line}), most likely the last edit; the harness opened those lines:",
+      calls: [{ tool: "bash", arguments: { command: showAroundLine } }],
+      maxPerEpisode: 2,
+    },
+    {
+      tools: ["bash"],
+      resultPattern: "^edited [\\w./-]+\\.py:\\d+: |has been edited\\.",
+      resultFlags: "m",
+      note: "After the edit, the harness ran the calls the issue writes again:",
+      calls: [{ tool: "bash", arguments: { command: harnessTraceCommand } }],
+      maxPerEpisode: 3,
+    },
   ],
   checkCalls: [
+    {
+      prompt:
+        "Before submitting, the harness ran the calls the issue writes on your changes and on the checked-out version (below). Submit again to confirm, or fix what still gives the issue's wrong value.",
+      calls: { calls: [{ tool: "bash", arguments: { command: harnessTraceCheckCommand } }] },
+      submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
+    },
     {
       prompt:
         "Before submitting, the harness ran the tests (below). Submit again to confirm, or fix what still fails.",
@@ -74,6 +113,13 @@ export const sweGymHarnessCallLibrary: Required<
     },
   ],
   macros: [
+    {
+      name: "trace_statement",
+      description:
+        "Run the calls the issue writes under a line tracer: each call's value or traceback, then the repository lines they executed.",
+      parameters: { type: "object", properties: {} },
+      steps: [{ tool: "bash", arguments: { command: harnessTraceCommand } }],
+    },
     {
       name: "run_failing_tests",
       description: "Run the tests until the first failure and show its traceback with file and line.",
