@@ -1,12 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HarnessConfig, parseHarnessConfig, runEpisode, type Task } from "@hs/harness";
+import {
+  createToolExposure,
+  type HarnessConfig,
+  parseHarnessConfig,
+  runEpisode,
+  type Task,
+} from "@hs/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
-import { createSweGym, type SweGym } from "./create-swegym.js";
+import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";
 import { sweGymLibrary } from "./evolution-library.js";
-import { sweGymHarnessCallLibrary } from "./harness-call-directions.js";
+import { harnessTestCommand, harnessTraceCommand, sweGymHarnessCallLibrary } from "./harness-call-directions.js";
+import { readTraceOutput, traceHeader } from "./statement/statement-trace.js";
 
 const cache = mkdtempSync(join(tmpdir(), "hs-swegym-directions-cache-"));
 const scratch = mkdtempSync(join(tmpdir(), "hs-swegym-directions-scratch-"));
@@ -47,7 +54,10 @@ describe("SWE-Gym harness-call directions", () => {
     timeout: 120_000,
   }, async () => {
     const config = sibling((draft) => {
-      draft.context.prelude = sweGymHarnessCallLibrary.preludes[0]!;
+      draft.context.prelude = {
+        header: "Before you start, the harness ran the tests (the first failure, with its file and line):",
+        calls: [{ tool: "bash", arguments: { command: harnessTestCommand } }],
+      };
       draft.errorRecovery.followUps = [sweGymHarnessCallLibrary.followUps[0]!];
     });
     const probe =
@@ -72,7 +82,7 @@ describe("SWE-Gym harness-call directions", () => {
   it("the check holds a bash submission, runs the tests and shows them before accepting the next", {
     timeout: 120_000,
   }, async () => {
-    const check = sweGymHarnessCallLibrary.checkCalls[0]!;
+    const check = sweGymHarnessCallLibrary.checkCalls[1]!;
     const config = sibling((draft) => {
       draft.verification = {
         enabled: true,
@@ -89,5 +99,84 @@ describe("SWE-Gym harness-call directions", () => {
     );
     expect(trajectory.steps[0]?.executed).toEqual([]);
     expect(trajectory.endReason).toBe("submitted");
+  });
+
+  it("the trace prelude runs the statement's calls and shows the repository lines they executed, nothing of the grader's", {
+    timeout: 120_000,
+  }, async () => {
+    const check = sweGymHarnessCallLibrary.checkCalls[0]!;
+    const config = sibling((draft) => {
+      draft.context.prelude = sweGymHarnessCallLibrary.preludes[0]!;
+      draft.errorRecovery.followUps = [...sweGymHarnessCallLibrary.followUps];
+      draft.verification = {
+        enabled: true,
+        prompt: check.prompt,
+        maxChecks: 1,
+        calls: check.calls,
+        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+      };
+    });
+    const policy = scriptedPolicy([submit, submit]);
+    await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
+    const prelude = policy.views[0]?.messages.at(-1)?.content ?? "";
+    expect(prelude).toMatch(/^Before you start, the harness ran the calls the issue writes under a line tracer/);
+    const calls = task.metadata.statementCalls as string[];
+    expect(calls.length).toBeGreaterThan(0);
+    expect(prelude).toContain(`[0] ${calls[0]}`);
+    const reading = readTraceOutput(prelude);
+    expect(reading?.outcomes).toHaveLength(calls.length);
+    expect(reading?.lines.length).toBeGreaterThan(0);
+    for (const line of reading?.lines ?? []) expect(line.file).not.toMatch(/(^|\/)tests?\/|test_/);
+    const checked = policy.views[1]?.messages.at(-1)?.content ?? "";
+    expect(checked).toMatch(/^Before submitting, the harness ran the calls the issue writes/);
+    expect(checked).toContain(traceHeader);
+    // what the policy was shown holds no failing test's name and no line the test patch adds
+    const instance = graderInstance(benchmark, task.id);
+    if (instance === undefined) throw new Error("no grader instance");
+    const shown = policy.views.flatMap((view) => view.messages.map((message) => message.content)).join("\n");
+    for (const test of instance.FAIL_TO_PASS) expect(shown).not.toContain(test.split("::").at(-1) as string);
+    const added = instance.test_patch
+      .split("\n")
+      .filter((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 12)
+      .map((line) => line.slice(1).trim());
+    expect(added.length).toBeGreaterThan(0);
+    for (const line of added) expect(shown).not.toContain(line);
+  });
+
+  it("an edit that breaks a file is named by file and line, and the edit is followed by the calls again", {
+    timeout: 120_000,
+  }, async () => {
+    const config = sibling((draft) => {
+      draft.errorRecovery.followUps = sweGymHarnessCallLibrary.followUps.slice(-2);
+    });
+    const file = `${String(task.metadata.repo).split("/").at(-1)?.split("-")[0] ?? ""}/hs_broken.py`;
+    const breakFile = bash(
+      `printf 'x = 1\\ndef oops(:\\n    pass\\n' > ${file} && echo "edited ${file}:2: ok" && python3 -c 'import ${file.replace(/\/.*$/, "")}.hs_broken'`,
+    );
+    const policy = scriptedPolicy([breakFile, submit]);
+    await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
+    const shown = policy.views[1]?.messages.at(-1)?.content ?? "";
+    expect(shown).toMatch(
+      new RegExp(`The file no longer parses \\(SyntaxError at [^)]*${file.replace(".", "\\.")}:2\\)`),
+    );
+    expect(shown).toMatch(/\n\s+2\tdef oops\(:/);
+    expect(shown).toContain("After the edit, the harness ran the calls the issue writes again:");
+    expect(shown).toContain(traceHeader);
+  });
+
+  it("the trace_statement macro runs the trace with the task's calls filled in", () => {
+    const macro = sweGymLibrary.macros.find((entry) => entry.name === "trace_statement");
+    if (macro === undefined) throw new Error("no trace_statement macro");
+    const exposure = createToolExposure(
+      { expose: null, macros: [macro] },
+      [{ name: "bash", description: "run", parameters: { type: "object", properties: {} } }],
+      task.metadata,
+    );
+    const [call] = exposure.resolve({ id: "1", name: "trace_statement", arguments: {} }) ?? [];
+    const command = String(call?.arguments.command);
+    expect(command).toBe(
+      harnessTraceCommand.replace("{metadata.statementCalls}", JSON.stringify(task.metadata.statementCalls)),
+    );
+    expect(command).toContain(`calls = ${JSON.stringify(task.metadata.statementCalls)}`);
   });
 });
