@@ -4,6 +4,7 @@ import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
 import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
 import { showTargets } from "./show-step.js";
+import { traceAvailable, traceFit } from "./trace-step.js";
 import type { ViewContext } from "./view-context.js";
 
 /** Whether a kind has options in this view (submit, explore and test always do). */
@@ -18,6 +19,8 @@ export function kindAvailable(kind: ActionKind, context: ViewContext): boolean {
       return read.terms.expressions.length > 0 && context.packages.length > 0;
     case "probe":
       return probeAvailable(context);
+    case "trace":
+      return traceAvailable(context);
     case "edit":
       return context.pendingEdit === null && context.editLines().length > 0;
     case "revert":
@@ -90,6 +93,8 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
       return read.reproduced.size === 0 && read.explored ? 0.3 : -1;
     case "probe":
       return probeFit(context);
+    case "trace":
+      return traceFit(context);
     case "edit":
       return editFit(context);
     case "test":

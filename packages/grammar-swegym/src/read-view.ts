@@ -16,8 +16,8 @@ export interface ViewLocation {
   file: string;
   /** 1-based line. */
   line: number;
-  /** Where it was seen: a traceback frame, a search hit or a pytest location line. */
-  source: "traceback" | "search" | "pytest";
+  /** Where it was seen: a traceback frame, a search hit, a pytest location line or a line a trace executed. */
+  source: "traceback" | "search" | "pytest" | "trace";
   /** Index of the step whose output showed it. */
   step: number;
 }
@@ -104,6 +104,10 @@ export interface ReadView {
   tests: ObservedTestRun[];
   /** Expressions evaluated. */
   reproduced: Set<string>;
+  /** Steps whose output held a trace of the statement's calls (-1: the harness's prelude). */
+  traceSteps: number[];
+  /** Lines a trace showed as executed, as `file:line`. */
+  traced: Set<string>;
   /** Lines probed with their rewrites, by `file:line`. */
   probes: Map<string, ObservedProbe>;
   /** Whether the file listing has been run. */
@@ -216,6 +220,8 @@ function readViewUncached(view: PolicyView): ReadView {
     tests: [],
     reproduced: new Set(),
     probes: new Map(),
+    traceSteps: [],
+    traced: new Set(),
     explored: false,
     formatError: last?.role === "user" && /EXACTLY ONE action/.test(last.content),
   };

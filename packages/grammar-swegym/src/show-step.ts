@@ -71,7 +71,8 @@ export function showTargets(context: ViewContext): ShowTarget[] {
   const latestFirst = [...read.locations].sort((left, right) => right.step - left.step);
   const innermost = new Set<object>();
   for (const location of read.locations) {
-    if (location.source === "search" || !context.sourceFiles.includes(location.file)) continue;
+    if (location.source === "search" || location.source === "trace") continue;
+    if (!context.sourceFiles.includes(location.file)) continue;
     const frames = read.locations.filter(
       (entry) =>
         entry.step === location.step &&
@@ -98,6 +99,7 @@ export function showTargets(context: ViewContext): ShowTarget[] {
         "region-search": location.source === "search" ? 1 : 0,
         "region-shown": inRanges(ranges, location.line) ? 1 : 0,
         "region-innermost": innermost.has(location) ? 1 : 0,
+        "region-traced": location.source === "trace" ? 1 : 0,
         ...kindValues,
       },
     });

@@ -14,6 +14,7 @@ import { type ActionKind, featureNames, priorVector } from "./features.js";
 import { kindStep } from "./kind-step.js";
 import { probeStep } from "./probe-step.js";
 import { showStep } from "./show-step.js";
+import { traceStep } from "./trace-step.js";
 import { type ViewContext, viewContext } from "./view-context.js";
 
 const steps: Record<ActionKind, KindStep<ViewContext>> = {
@@ -21,6 +22,7 @@ const steps: Record<ActionKind, KindStep<ViewContext>> = {
   search: searchStep,
   show: showStep,
   reproduce: reproduceStep,
+  trace: traceStep,
   probe: (walk, context) => probeStep(walk, context, lineValues),
   test: testStep,
   edit: editStep,

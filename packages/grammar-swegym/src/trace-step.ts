@@ -1,0 +1,61 @@
+import { readTraceOutput, traceStatementCommand } from "@hs/benchmarks-swegym";
+import type { DecisionWalk, GrammarStep } from "@hs/harness";
+import { bashAction } from "./decision-options.js";
+import { grammarTuning } from "./features.js";
+import type { ReadView } from "./read-view.js";
+import type { ViewContext } from "./view-context.js";
+
+/**
+ * Folds a trace of the statement's calls into the view, whoever ran it (the policy's `trace`, or the
+ * harness's prelude, follow-up, check or `trace_statement` macro): each executed line is a shown line,
+ * and the first line of each cluster (lines of one file within `regionRadius` of each other, most
+ * relevant first) is a `trace` location that `show` offers a region around.
+ */
+export function readTrace(
+  read: ReadView,
+  output: string,
+  step: number,
+  showLine: (file: string, line: number, text: string) => void,
+): void {
+  const reading = readTraceOutput(output);
+  if (reading === null) return;
+  read.traceSteps.push(step);
+  const anchors: { file: string; line: number }[] = [];
+  for (const traced of reading.lines) {
+    showLine(traced.file, traced.line, traced.text);
+    read.traced.add(`${traced.file}:${traced.line}`);
+    const near = anchors.some(
+      (anchor) =>
+        anchor.file === traced.file && Math.abs(anchor.line - traced.line) <= grammarTuning.regionRadius,
+    );
+    if (near) continue;
+    anchors.push(traced);
+    read.locations.push({ file: traced.file, line: traced.line, source: "trace", step });
+  }
+}
+
+/** Whether `trace` has something to show: the statement writes a call, and no trace ran since the last edit. */
+export function traceAvailable(context: ViewContext): boolean {
+  const { read } = context;
+  if (read.terms.expressions.length === 0) return false;
+  const latestTrace = Math.max(-2, ...read.traceSteps);
+  const latestEdit = Math.max(-1, ...context.liveEdits.map((edit) => edit.step));
+  return latestTrace < latestEdit || read.traceSteps.length === 0;
+}
+
+/**
+ * The grammar's fit of `trace`: low, so the untrained policy keeps its order of work under the base
+ * harness (list, search, show, probe); a trained policy may learn to trace first.
+ */
+export function traceFit(context: ViewContext): number {
+  return context.read.explored && context.read.traceSteps.length === 0 ? 0 : -2;
+}
+
+/** `trace`: runs the statement's calls under a line tracer (the harness's own trace command). */
+export function traceStep(_walk: DecisionWalk, context: ViewContext): GrammarStep {
+  return bashAction(
+    context.read,
+    "Let me run the calls the issue shows under a line tracer, to see which lines of the repository they run.",
+    traceStatementCommand(JSON.stringify(context.read.terms.expressions)),
+  );
+}
