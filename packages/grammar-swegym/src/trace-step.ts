@@ -9,7 +9,8 @@ import type { ViewContext } from "./view-context.js";
  * Folds a trace of the statement's calls into the view, whoever ran it (the policy's `trace`, or the
  * harness's prelude, follow-up, check or `trace_statement` macro): each executed line is a shown line,
  * and the first line of each cluster (lines of one file within `regionRadius` of each other, most
- * relevant first) is a `trace` location that `show` offers a region around.
+ * relevant first) is a `trace` location that `show` offers a region around. The packages it imported
+ * are known packages (`NAME/__init__.py`), as a listing would show them.
  */
 export function readTrace(
   read: ReadView,
@@ -20,6 +21,9 @@ export function readTrace(
   const reading = readTraceOutput(output);
   if (reading === null) return;
   read.traceSteps.push(step);
+  for (const name of reading.packages) {
+    if (!read.files.includes(`${name}/__init__.py`)) read.files.push(`${name}/__init__.py`);
+  }
   const anchors: { file: string; line: number }[] = [];
   for (const traced of reading.lines) {
     showLine(traced.file, traced.line, traced.text);

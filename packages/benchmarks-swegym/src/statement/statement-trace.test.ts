@@ -61,6 +61,7 @@ describe("the statement trace", () => {
     const output = run(traceStatementCommand(calls));
     const reading = readTraceOutput(output);
     expect(reading?.outcomes).toEqual(["=> 102", "raised ZeroDivisionError: division by zero"]);
+    expect(reading?.packages).toEqual(["money"]);
     expect(output).toContain('    File "money/cents.py", line 7, in split');
     const lines = reading?.lines.map((line) => `${line.file}:${line.line} x${line.hits}`);
     expect(lines).toEqual([

@@ -77,6 +77,7 @@ const script = [
   "        print('      ' + (error.text or '').strip())",
   "scope = dict()",
   "try:",
+  "    print('packages: ' + ' '.join(package_names()))",
   "    for package_name in package_names():",
   "        package = importlib.import_module(package_name)",
   "        modules = [package] + [importlib.import_module(package.__name__ + '.' + info.name) for info in pkgutil.iter_modules(getattr(package, '__path__', []))]",
@@ -155,14 +156,19 @@ export interface TraceReading {
   outcomes: string[];
   /** Executed lines in the order shown. */
   lines: TracedLine[];
+  /** The repository's top-level packages the trace imported the calls' names from. */
+  packages: string[];
 }
 
 /** Reads a trace's output; null when `output` holds no trace. */
 export function readTraceOutput(output: string): TraceReading | null {
   const start = output.indexOf(traceHeader);
   if (start < 0) return null;
-  const reading: TraceReading = { outcomes: [], lines: [] };
+  const reading: TraceReading = { outcomes: [], lines: [], packages: [] };
   for (const row of output.slice(start).split("\n")) {
+    const packages = /^packages: (.*)$/.exec(row);
+    if (packages !== null && reading.packages.length === 0)
+      reading.packages = (packages[1] as string).split(" ").filter((name) => name !== "");
     const outcome = /^ {2}(=> .*|raised .*)$/.exec(row);
     if (outcome !== null) reading.outcomes.push(outcome[1] as string);
     const traced = tracedLinePattern.exec(row);
