@@ -77,7 +77,9 @@ function contextVector(context: Omit<ViewContext, "contextVector" | "editLines">
   const set = (name: string, value: number) => {
     vector[featureIndex.get(name) as number] = value;
   };
-  const lastOutput = read.steps.at(-1)?.output ?? "";
+  // the last output the view shows: a call the harness made after the step, else the step's own
+  const lastStep = read.steps.at(-1);
+  const lastOutput = lastStep?.harness?.at(-1)?.output ?? lastStep?.output ?? "";
   set("steps-taken", Math.min(1, read.steps.length / grammarTuning.stepsCap));
   set("files-known", read.files.length > 0 ? 1 : 0);
   set("searches-made", Math.min(1, read.searched.size / 3));
