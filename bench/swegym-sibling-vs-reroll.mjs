@@ -67,7 +67,10 @@ function siblingsOf() {
         toolNames: ["bash"],
       });
       if (config === null) throw new Error(`${name} does not apply with ${field}[${index}]`);
-      siblings.push({ id: `${direction}:${name}[${index}]`, config: { ...config, id: `${direction}-${index}` } });
+      siblings.push({
+        id: `${direction}:${name}[${index}]`,
+        config: { ...config, id: `${direction}-${index}` },
+      });
     });
   }
   return siblings;
@@ -111,8 +114,12 @@ const reroll = await runJobs(
   freshJobs.map((job) => ({ ...job, harness: base })),
 );
 const rerollRescued = reroll.filter((trajectory) => trajectory.success).length;
-console.log(`re-roll control (base harness, same fresh seeds): ${rerollRescued} of ${freshJobs.length} episodes`);
-console.log("sibling | rescued | re-roll | sibling-only | re-roll-only | sign-test p (one-sided) | rescued tasks");
+console.log(
+  `re-roll control (base harness, same fresh seeds): ${rerollRescued} of ${freshJobs.length} episodes`,
+);
+console.log(
+  "sibling | rescued | re-roll | sibling-only | re-roll-only | sign-test p (one-sided) | rescued tasks",
+);
 for (const sibling of siblingsOf()) {
   const run = await runJobs(
     runner,

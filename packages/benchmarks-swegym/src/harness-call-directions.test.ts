@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";
 import { sweGymLibrary } from "./evolution-library.js";
-import { harnessTestCommand, harnessTraceCommand, sweGymHarnessCallLibrary } from "./harness-call-directions.js";
+import {
+  harnessTestCommand,
+  harnessTraceCommand,
+  sweGymHarnessCallLibrary,
+} from "./harness-call-directions.js";
 import { readTraceOutput, traceHeader } from "./statement/statement-trace.js";
 
 const cache = mkdtempSync(join(tmpdir(), "hs-swegym-directions-cache-"));
@@ -119,7 +123,9 @@ describe("SWE-Gym harness-call directions", () => {
     const policy = scriptedPolicy([submit, submit]);
     await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
     const prelude = policy.views[0]?.messages.at(-1)?.content ?? "";
-    expect(prelude).toMatch(/^Before you start, the harness ran the calls the issue writes under a line tracer/);
+    expect(prelude).toMatch(
+      /^Before you start, the harness ran the calls the issue writes under a line tracer/,
+    );
     const calls = task.metadata.statementCalls as string[];
     expect(calls.length).toBeGreaterThan(0);
     expect(prelude).toContain(`[0] ${calls[0]}`);

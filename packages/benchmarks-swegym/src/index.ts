@@ -27,7 +27,7 @@ export * from "./runtime/sandbox.js";
 export * from "./runtime/workspace.js";
 export * from "./runtime/workspace-templates.js";
 export * from "./specs/spec-map.js";
-export * from "./summarize.js";
 export * from "./statement/python-keywords.js";
 export * from "./statement/statement-terms.js";
 export * from "./statement/statement-trace.js";
+export * from "./summarize.js";

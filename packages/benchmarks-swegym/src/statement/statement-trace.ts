@@ -91,7 +91,7 @@ const script = [
   "    print('the issue writes no call to run')",
   "for index, call in enumerate(calls):",
   "    print('[%d] %s' % (index, call))",
-  "    signal.setitimer(signal.ITIMER_REAL, " + String(traceCallSeconds) + ")",
+  `    signal.setitimer(signal.ITIMER_REAL, ${traceCallSeconds})`,
   "    sys.settrace(tracer)",
   "    try:",
   "        print('  => ' + repr(eval(call, scope))[:300].replace(chr(10), '\\\\n'))",
