@@ -105,6 +105,11 @@ describe("the statement trace", () => {
     expect(run(traceBeforeAfterCommand(calls))).not.toContain("before the changes");
   });
 
+  it("writes the calls into the script exactly, `$` patterns included", () => {
+    const literal = JSON.stringify(['price("$&5")', "cost(\"$'\")"]);
+    expect(traceStatementCommand(literal)).toContain(`calls = ${literal}\n`);
+  });
+
   it("reads nothing from an output that holds no trace", () => {
     expect(readTraceOutput("money/cents.py:2 x1\tcode")).toBeNull();
   });

@@ -117,7 +117,7 @@ const script = [
  * heredoc Python script, nothing written to the repository.
  */
 export function traceStatementCommand(callsLiteral: string): string {
-  return `echo ${JSON.stringify(traceHeader)} && python3 - <<'HS_TRACE'\n${script.replace("HS_CALLS", callsLiteral)}\nHS_TRACE`;
+  return `echo ${JSON.stringify(traceHeader)} && python3 - <<'HS_TRACE'\n${script.replace("HS_CALLS", () => callsLiteral)}\nHS_TRACE`;
 }
 
 /**
