@@ -36,7 +36,8 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "never-ran-failing-tests": ["tool-exposure", "guidance"],
   "submitted-failing-tests": ["verification"],
   "unlocated-failure": ["context", "tool-exposure"],
-  "empty-submission": ["verification", "guidance"],
+  // nothing was changed: the region of the bug was never found, which an observation of it repairs
+  "empty-submission": ["verification", "guidance", "context"],
 };
 
 /** The failure modes a direction is expected to repair under a mode -> directions map. */
