@@ -8,15 +8,10 @@
 //   --all: every harness-call entry of the library, not only the trace ones
 import { parseArgs } from "node:util";
 import { createSweGym, sweGymHarnessCallLibrary } from "../packages/benchmarks-swegym/dist/index.js";
-import {
-  applyOperator,
-  builtinOperators,
-  createRandom,
-  episodeSeed,
-  runJobs,
-} from "../packages/evolution/dist/index.js";
+import { applyOperator, builtinOperators } from "../packages/evolution/dist/index.js";
+import { episodeSeed, runJobs } from "../packages/failure-analysis/dist/index.js";
 import { createSweGymGrammar } from "../packages/grammar-swegym/dist/index.js";
-import { textSeed } from "../packages/harness/dist/index.js";
+import { createRandom, textSeed } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 
 const { values } = parseArgs({
