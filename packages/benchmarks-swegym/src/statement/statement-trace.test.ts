@@ -106,7 +106,7 @@ describe("the statement trace", () => {
   });
 
   it("writes the calls into the script exactly, `$` patterns included", () => {
-    const literal = JSON.stringify(['price("$&5")', "cost(\"$'\")"]);
+    const literal = JSON.stringify(['price("$&5")', 'cost("$\'")']);
     expect(traceStatementCommand(literal)).toContain(`calls = ${literal}\n`);
   });
 
