@@ -1,5 +1,6 @@
 import { readTraceOutput, traceStatementCommand } from "@hs/benchmarks-swegym";
-import type { DecisionWalk, GrammarStep } from "@hs/harness";
+import type { DecisionWalk } from "@hs/grammar-kit";
+import type { GrammarStep } from "@hs/harness";
 import { bashAction } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import type { ReadView } from "./read-view.js";
