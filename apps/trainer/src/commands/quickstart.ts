@@ -105,15 +105,29 @@ function routerArguments(settings: QuickstartSettings): string[] {
   return settings.router === undefined ? [] : ["--router", settings.router];
 }
 
-/** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
-export function quickstartPlan(settings: QuickstartSettings) {
+/** Where the main job keeps each stage's output and log. */
+interface QuickstartPaths {
+  pool: string;
+  profiles: string;
+  run: (method: string, seed: number) => string;
+  log: (name: string) => string;
+  /** `--redis URL` of the stages whose episodes may run on the queue's workers. */
+  queue: string[];
+}
+
+function quickstartPaths(settings: QuickstartSettings): QuickstartPaths {
   const { out } = settings;
-  const pool = join(out, "pool.json");
-  const profiles = join(out, "profiles.json");
-  const run = (method: string, seed: number) => join(out, "runs", method, `seed-${seed}`);
-  const log = (name: string) => join(out, "logs", `${name}.log`);
-  const queue = settings.redis === undefined ? [] : ["--redis", settings.redis];
-  const evolve: CliJob = {
+  return {
+    pool: join(out, "pool.json"),
+    profiles: join(out, "profiles.json"),
+    run: (method, seed) => join(out, "runs", method, `seed-${seed}`),
+    log: (name) => join(out, "logs", `${name}.log`),
+    queue: settings.redis === undefined ? [] : ["--redis", settings.redis],
+  };
+}
+
+function evolveJob(settings: QuickstartSettings, paths: QuickstartPaths): CliJob {
+  return {
     name: "evolve",
     args: [
       "evolve",
@@ -128,19 +142,22 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "--concurrency",
       String(settings.workers),
       ...(settings.stageFlags?.evolve ?? []),
-      ...queue,
+      ...paths.queue,
       "--out",
-      pool,
+      paths.pool,
     ],
-    log: log("evolve"),
+    log: paths.log("evolve"),
   };
-  const profile: CliJob = {
+}
+
+function profileJob(settings: QuickstartSettings, paths: QuickstartPaths): CliJob {
+  return {
     name: "profile",
     args: [
       "profile",
       ...settings.benchmarkArgs,
       "--pool",
-      pool,
+      paths.pool,
       "--policy",
       "embedded",
       "--tasks",
@@ -148,73 +165,98 @@ export function quickstartPlan(settings: QuickstartSettings) {
       "--concurrency",
       String(settings.workers),
       ...(settings.stageFlags?.profile ?? []),
-      ...queue,
+      ...paths.queue,
       "--out",
-      profiles,
+      paths.profiles,
     ],
-    log: log("profile"),
+    log: paths.log("profile"),
   };
-  const train = settings.methods.flatMap((method) =>
-    settings.seeds.map((seed) => ({
-      name: `train ${method} seed ${seed}`,
-      args: [
-        "train",
-        ...settings.benchmarkArgs,
-        "--method",
-        method,
-        "--seed",
-        String(seed),
-        "--budget",
-        String(settings.budget),
-        "--out",
-        run(method, seed),
-        ...((rescueMethods as readonly string[]).includes(method)
-          ? ["--pool", pool, "--profiles", profiles]
-          : []),
-        ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
-        ...(method === "harness-s" ? routerArguments(settings) : []),
-        ...(settings.stageFlags?.train ?? []),
-        ...queue,
-      ],
-      log: log(`train-${method}-${seed}`),
-    })),
-  );
-  const evaluation = (kind: EvalJob["kind"], method: string, seed: number, split: string): EvalJob => {
-    const policy =
-      kind === "untrained" ? ["embedded", "--seed", String(seed)] : [`embedded:${run(method, seed)}`];
-    const directory = kind === "untrained" ? join(out, "untrained", `seed-${seed}`) : run(method, seed);
-    const label = kind === "rank-1" ? `rank-1 ${method}` : kind === "untrained" ? "untrained" : method;
-    return {
-      name: `eval ${label} seed ${seed} on ${split}`,
-      args: [
-        "eval",
-        ...settings.benchmarkArgs,
-        "--split",
-        split,
-        "--harness",
-        "base",
-        "--policy",
-        ...policy,
-        ...(kind === "rank-1" ? ["--rank1", pool, "--profiles", profiles, ...routerArguments(settings)] : []),
-        "--json",
-      ],
-      log: log(`eval-${kind === "trained" ? method : kind}-${seed}-${split}`),
-      output: join(directory, `eval${kind === "rank-1" ? "-rank1" : ""}-${split}.json`),
-      kind,
+}
+
+function trainJob(
+  settings: QuickstartSettings,
+  paths: QuickstartPaths,
+  method: string,
+  seed: number,
+): CliJob {
+  return {
+    name: `train ${method} seed ${seed}`,
+    args: [
+      "train",
+      ...settings.benchmarkArgs,
+      "--method",
       method,
-      seed,
-      split,
-    };
+      "--seed",
+      String(seed),
+      "--budget",
+      String(settings.budget),
+      "--out",
+      paths.run(method, seed),
+      ...((rescueMethods as readonly string[]).includes(method)
+        ? ["--pool", paths.pool, "--profiles", paths.profiles]
+        : []),
+      ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
+      ...(method === "harness-s" ? routerArguments(settings) : []),
+      ...(settings.stageFlags?.train ?? []),
+      ...paths.queue,
+    ],
+    log: paths.log(`train-${method}-${seed}`),
   };
+}
+
+function evaluationJob(
+  settings: QuickstartSettings,
+  paths: QuickstartPaths,
+  { kind, method, seed, split }: Pick<EvalJob, "kind" | "method" | "seed" | "split">,
+): EvalJob {
+  const policy =
+    kind === "untrained" ? ["embedded", "--seed", String(seed)] : [`embedded:${paths.run(method, seed)}`];
+  const directory =
+    kind === "untrained" ? join(settings.out, "untrained", `seed-${seed}`) : paths.run(method, seed);
+  const label = kind === "rank-1" ? `rank-1 ${method}` : kind === "untrained" ? "untrained" : method;
+  return {
+    name: `eval ${label} seed ${seed} on ${split}`,
+    args: [
+      "eval",
+      ...settings.benchmarkArgs,
+      "--split",
+      split,
+      "--harness",
+      "base",
+      "--policy",
+      ...policy,
+      ...(kind === "rank-1"
+        ? ["--rank1", paths.pool, "--profiles", paths.profiles, ...routerArguments(settings)]
+        : []),
+      "--json",
+    ],
+    log: paths.log(`eval-${kind === "trained" ? method : kind}-${seed}-${split}`),
+    output: join(directory, `eval${kind === "rank-1" ? "-rank1" : ""}-${split}.json`),
+    kind,
+    method,
+    seed,
+    split,
+  };
+}
+
+/** The `hs` jobs of every stage, in order (each reproducible on its own from the printed command). */
+export function quickstartPlan(settings: QuickstartSettings) {
+  const paths = quickstartPaths(settings);
+  const train = settings.methods.flatMap((method) =>
+    settings.seeds.map((seed) => trainJob(settings, paths, method, seed)),
+  );
   const everySplit = (kind: EvalJob["kind"], methods: readonly string[]) =>
     methods.flatMap((method) =>
       settings.seeds.flatMap((seed) =>
-        settings.heldoutSplits.map((split) => evaluation(kind, method, seed, split)),
+        settings.heldoutSplits.map((split) => evaluationJob(settings, paths, { kind, method, seed, split })),
       ),
     );
   const evaluate = everySplit("trained", settings.methods);
   const untrained = everySplit("untrained", ["untrained"]);
   const rankOne = settings.methods.includes("harness-s") ? everySplit("rank-1", ["harness-s"]) : [];
+  const { pool, profiles, run } = paths;
+  const evolve = evolveJob(settings, paths);
+  const profile = profileJob(settings, paths);
   return { pool, profiles, run, evolve, profile, train, evaluate, untrained, rankOne };
 }
 
