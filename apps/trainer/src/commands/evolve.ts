@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import {
   createLlmProposer,
+  type EvolutionReport,
   evolveDefaults,
   evolvePool,
   formatRescueProperties,
@@ -15,16 +16,25 @@ import {
 } from "@hs/failure-analysis";
 import {
   appendTrajectories,
+  type BenchmarkV1,
   type FixDirection,
   fixDirections,
   genericConventions,
   genericLibrary,
+  type Pool,
 } from "@hs/harness";
 import { numberArgument } from "../arguments.js";
 import { replaceAtomically, writeFileAtomic } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
-import { type Command, integerOption, stringOption, UsageError } from "../command.js";
-import { createOutboundCalls } from "../outbound-calls.js";
+import {
+  type Command,
+  type CommandArguments,
+  type CommandIo,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "../command.js";
+import { createOutboundCalls, type OutboundCalls } from "../outbound-calls.js";
 import { benchmarkSourceOf } from "../pool-benchmark.js";
 import { queueExecutorOf, redisOptions } from "../queue-option.js";
 import { checkOutputFile } from "../run-directory.js";
@@ -159,56 +169,15 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
   async run(args, io) {
     const out = stringOption(args, "out");
     if (out === undefined) throw new UsageError("--out pool.json is required");
-    // every output is checked (and its directory created) before the long run, so none can lose it
-    const inputs = [
-      { option: "--data", path: stringOption(args, "data") },
-      { option: "--harness", path: stringOption(args, "harness") },
-      { option: "--policy", path: policyDirectoryOf(stringOption(args, "policy")) },
-    ];
-    await checkOutputFile("--out", out, inputs, { createParent: true });
-    await checkOutputFile("--out (report)", `${out.replace(/\.json$/, "")}.evolution.json`, inputs);
-    await checkOutputFile("--out (base episodes)", `${out.replace(/\.json$/, "")}.base.jsonl`, inputs);
+    await checkEvolveOutputs(args, out);
     const calls = createOutboundCalls(io.stderr);
     const directions = parseDirections(stringOption(args, "directions"));
     const seed = integerOption(args, "seed");
     const benchmark = await openBenchmark(args);
-    const requested = stringOption(args, "split");
-    const split =
-      requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
-        ? trainSplitOf(benchmark)
-        : requested;
-    let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
-      io.stderr(`${message}\n`),
-    );
-    const limit = integerOption(args, "tasks", 0);
-    if (limit > 0) tasks = tasks.slice(0, limit);
+    const { split, tasks } = await evolveTasksOf(args, benchmark, io);
     const base = await resolveHarness(benchmark, stringOption(args, "harness") ?? "base");
     const policy = await resolvePolicy(benchmark, stringOption(args, "policy") ?? "embedded", seed);
-    const conventions = benchmark.failureConventions ?? genericConventions;
-    const classifiers: FailureClassifierV1[] = [createRuleClassifier(conventions)];
-    let proposer: ProposerV1 | undefined;
-    const llmModel = stringOption(args, "llm-model");
-    if (llmModel !== undefined) {
-      const limits = {
-        timeoutMs: integerOption(args, "llm-timeout"),
-        retries: integerOption(args, "llm-retries"),
-      };
-      const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
-      classifiers.push(
-        createLlmClassifier({
-          model: calls.chatModel("llm classifier", endpoint, limits, false),
-          timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
-        }),
-      );
-      proposer = createLlmProposer({
-        model: calls.chatModel("llm proposer", endpoint, limits),
-        timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
-        onLog: (entry) =>
-          io.stderr(
-            `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
-          ),
-      });
-    }
+    const { classifiers, proposer } = failureModels(args, benchmark, calls, io);
     const executor = queueExecutorOf(args, io, {
       phase: "evolve",
       run: out,
@@ -216,22 +185,10 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
     });
     const started = Date.now();
     const { pool, report, baseTrajectories } = await evolvePool({
-      benchmark,
-      policy,
-      tasks,
-      base,
-      seed,
-      directions,
+      ...{ benchmark, policy, tasks, base, seed, directions },
       concurrency: integerOption(args, "concurrency"),
       ...(executor === undefined ? {} : { executor }),
-      rolloutsPerTask: integerOption(args, "rollouts"),
-      generations: integerOption(args, "generations"),
-      candidatesPerGeneration: integerOption(args, "candidates"),
-      successSample: integerOption(args, "success-sample"),
-      maxFailuresPerDirection: integerOption(args, "max-failures"),
-      minRescues: integerOption(args, "min-rescues"),
-      controlPValue: numberArgument(args, "control-p"),
-      confirm: args.values["no-confirm"] !== true,
+      ...searchOptions(args),
       classifiers,
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
@@ -242,24 +199,124 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
     await executor?.close();
     policy.dispose();
     await replaceAtomically(out, (draft) => writePool(draft, pool));
-    const reportFile = `${out.replace(/\.json$/, "")}.evolution.json`;
+    const source = sourceOf(split, stringOption(args, "data"), tasks);
+    const reportFile = outputFileOf(out, ".evolution.json");
     await writeFileAtomic(
       reportFile,
-      `${JSON.stringify({ ...report, ...sourceOf(split, stringOption(args, "data"), tasks), bench: benchmarkSourceOf(args), tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
+      `${JSON.stringify({ ...report, ...source, bench: benchmarkSourceOf(args), tasks: tasks.length, wallMs: Date.now() - started }, null, 2)}\n`,
     );
-    const baseFile = `${out.replace(/\.json$/, "")}.base.jsonl`;
+    const baseFile = outputFileOf(out, ".base.jsonl");
     await replaceAtomically(baseFile, (draft) => appendTrajectories(draft, baseTrajectories));
-    io.stdout(
-      `pool: ${out} (${pool.siblings.length} siblings: ${pool.siblings.map((sibling) => sibling.id).join(", ") || "none"})\n`,
-    );
-    io.stdout(
-      `base: ${report.baseRun.successes}/${report.baseRun.episodes} solved on ${tasks.length} tasks of ${sourceOf(split, stringOption(args, "data"), tasks).split}\n`,
-    );
-    for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
-    if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);
-    io.stdout(`report: ${reportFile}\nbase episodes: ${baseFile}\n`);
+    printEvolution(io, {
+      out,
+      pool,
+      report,
+      taskCount: tasks.length,
+      split: source.split,
+      reportFile,
+      baseFile,
+    });
     const failures = calls.summary("evolve");
     if (failures !== null) io.stderr(`${failures}\n`);
     return 0;
   },
 };
+
+/** The pool file's sibling output: OUT without `.json`, with `suffix`. */
+function outputFileOf(out: string, suffix: string): string {
+  return `${out.replace(/\.json$/, "")}${suffix}`;
+}
+
+/** Every output is checked (and its directory created) before the long run, so none can lose it. */
+async function checkEvolveOutputs(args: CommandArguments, out: string): Promise<void> {
+  const inputs = [
+    { option: "--data", path: stringOption(args, "data") },
+    { option: "--harness", path: stringOption(args, "harness") },
+    { option: "--policy", path: policyDirectoryOf(stringOption(args, "policy")) },
+  ];
+  await checkOutputFile("--out", out, inputs, { createParent: true });
+  await checkOutputFile("--out (report)", outputFileOf(out, ".evolution.json"), inputs);
+  await checkOutputFile("--out (base episodes)", outputFileOf(out, ".base.jsonl"), inputs);
+}
+
+/** The split read (`--split`; "train" means the training split) and its first `--tasks` tasks. */
+async function evolveTasksOf(args: CommandArguments, benchmark: BenchmarkV1, io: CommandIo) {
+  const requested = stringOption(args, "split");
+  const split =
+    requested === undefined || (requested === "train" && !benchmark.splits.includes("train"))
+      ? trainSplitOf(benchmark)
+      : requested;
+  let tasks = await loadTaskSet(benchmark, stringOption(args, "data"), split, (message) =>
+    io.stderr(`${message}\n`),
+  );
+  const limit = integerOption(args, "tasks", 0);
+  if (limit > 0) tasks = tasks.slice(0, limit);
+  return { split, tasks };
+}
+
+/** The rule classifier, and with `--llm-model` an LLM classifier and the LLM proposer. */
+function failureModels(args: CommandArguments, benchmark: BenchmarkV1, calls: OutboundCalls, io: CommandIo) {
+  const conventions = benchmark.failureConventions ?? genericConventions;
+  const classifiers: FailureClassifierV1[] = [createRuleClassifier(conventions)];
+  const llmModel = stringOption(args, "llm-model");
+  if (llmModel === undefined) return { classifiers, proposer: undefined };
+  const limits = {
+    timeoutMs: integerOption(args, "llm-timeout"),
+    retries: integerOption(args, "llm-retries"),
+  };
+  const endpoint = { model: llmModel, baseURL: stringOption(args, "llm-base-url") };
+  classifiers.push(
+    createLlmClassifier({
+      model: calls.chatModel("llm classifier", endpoint, limits, false),
+      timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
+    }),
+  );
+  const proposer: ProposerV1 = createLlmProposer({
+    model: calls.chatModel("llm proposer", endpoint, limits),
+    timeoutMs: limits.timeoutMs * (limits.retries + 1) + 30_000,
+    onLog: (entry) =>
+      io.stderr(
+        `proposal ${entry.direction}: ${entry.accepted ? "accepted" : "rejected"}: ${entry.detail}\n`,
+      ),
+  });
+  return { classifiers, proposer };
+}
+
+/** The search's sizes and acceptance rule, from their options. */
+function searchOptions(args: CommandArguments) {
+  return {
+    rolloutsPerTask: integerOption(args, "rollouts"),
+    generations: integerOption(args, "generations"),
+    candidatesPerGeneration: integerOption(args, "candidates"),
+    successSample: integerOption(args, "success-sample"),
+    maxFailuresPerDirection: integerOption(args, "max-failures"),
+    minRescues: integerOption(args, "min-rescues"),
+    controlPValue: numberArgument(args, "control-p"),
+    confirm: args.values["no-confirm"] !== true,
+  };
+}
+
+/** Prints the pool, the base run, each direction's outcome, the rescue properties and the files. */
+function printEvolution(
+  io: CommandIo,
+  run: {
+    out: string;
+    pool: Pool;
+    report: EvolutionReport;
+    taskCount: number;
+    split: string;
+    reportFile: string;
+    baseFile: string;
+  },
+): void {
+  const { pool, report } = run;
+  io.stdout(
+    `pool: ${run.out} (${pool.siblings.length} siblings: ${pool.siblings.map((sibling) => sibling.id).join(", ") || "none"})\n`,
+  );
+  io.stdout(
+    `base: ${report.baseRun.successes}/${report.baseRun.episodes} solved on ${run.taskCount} tasks of ${run.split}\n`,
+  );
+  for (const entry of report.directions) io.stdout(`  ${entry.direction}: ${entry.outcome}\n`);
+  if (report.properties !== null) io.stdout(`\n${formatRescueProperties(report.properties)}\n`);
+  io.stdout(`report: ${run.reportFile}\nbase episodes: ${run.baseFile}\n`);
+}
