@@ -3,9 +3,12 @@ import { instructionOf } from "@hs/failure-analysis";
 import {
   assertRouterDecisionInPool,
   type BenchmarkV1,
+  type FailureConventions,
   type JudgeV1,
   type ObservedTask,
   observeTrajectory,
+  type Pool,
+  type ProfileSet,
   type RouterV1,
   readTrajectories,
   type Trajectory,
@@ -31,7 +34,7 @@ import {
   stringOption,
   UsageError,
 } from "../command.js";
-import { createOutboundCalls } from "../outbound-calls.js";
+import { createOutboundCalls, type OutboundCalls } from "../outbound-calls.js";
 import { loadRouterPlugin } from "../plugins.js";
 import { poolBenchmarkSelection } from "../pool-benchmark.js";
 import { routerContext } from "../routers.js";
@@ -150,91 +153,30 @@ each judge's ranking with reasons, dropped judges, the aggregate ranking and the
     if (poolFile === undefined) throw new UsageError("--pool pool.json is required");
     if (trajectoriesFile === undefined) throw new UsageError("--trajectories failed.jsonl is required");
     const pool = await readPool(poolFile);
-    const profilesFile = stringOption(args, "profiles");
-    const profiles =
-      profilesFile === undefined
-        ? null
-        : matchProfilesToPool(
-            await readProfileSet(profilesFile),
-            pool,
-            { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
-            (message) => io.stderr(`${message}\n`),
-          );
+    const profiles = await profilesOf(args, pool, io);
     const { records, problems } = await readTrajectories(trajectoriesFile);
     if (problems.length > 0) throw problems[0];
-    const aggregation = stringOption(args, "aggregation") ?? "borda";
-    if (!["borda", "majority", "weights"].includes(aggregation))
-      throw new UsageError(`--aggregation ${aggregation}: expected borda, majority or weights`);
-    const weights: Record<string, number> = {};
-    for (const entry of (args.values.weight as string[] | undefined) ?? []) {
-      const [judge, value] = entry.split("=");
-      if (judge === undefined || value === undefined || !Number.isFinite(Number(value)))
-        throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
-      weights[judge] = Number(value);
-    }
+    const vote = voteOptionsOf(args);
     const benchmark = await benchmarkOf(args, poolFile, pool.benchmark, io);
     const conventions = routerContext(benchmark).conventions;
-    const judges: JudgeV1[] = defaultProfileJudges({ conventions });
-    const baseURL = stringOption(args, "judge-base-url");
-    const timeoutMs = integerOption(args, "judge-timeout");
     const calls = createOutboundCalls(io.stderr);
-    const limits = { timeoutMs, retries: integerOption(args, "judge-retries") };
-    for (const model of (args.values["judge-model"] as string[] | undefined) ?? []) {
-      judges.push(
-        createLlmJudge({
-          model: calls.chatModel(`llm judge ${model}`, { model, baseURL }, limits),
-          timeoutMs: timeoutMs * (limits.retries + 1) + 5000,
-        }),
-      );
-    }
-    const voting = createVotingRouter({
-      judges,
-      aggregation: aggregation as Aggregation,
-      weights,
-      judgeTimeoutMs: timeoutMs * (limits.retries + 1) + 10_000,
-    });
-    const routerName = stringOption(args, "router") ?? "vote";
-    const routers: Record<string, RouterV1> = {
-      vote: voting,
-      profile: createProfileRouter({ conventions }),
-      combined: createCombinedRouter({
-        parts: [{ router: createProfileRouter({ conventions }) }, { router: voting }],
-      }),
-    };
-    const router =
-      routers[routerName] ?? (await loadRouterPlugin(routerName)).createRouter(routerContext(benchmark));
-    const groups = new Map<string, Trajectory[]>();
-    for (const trajectory of records)
-      groups.set(trajectory.taskId, [...(groups.get(trajectory.taskId) ?? []), trajectory]);
+    const router = await chosenRouter(args, benchmark, vote, calls);
     const k = integerOption(args, "k");
     const seed = integerOption(args, "seed");
     let routed = 0;
-    for (const [taskId, group] of groups) {
+    for (const [taskId, group] of groupsByTask(records)) {
       if (group.some((trajectory) => trajectory.success)) continue;
       routed += 1;
-      const decision = await router.route({
-        task: taskOfGroup(group),
-        failedGroup: group.map((trajectory) => observeTrajectory(trajectory)),
-        pool,
-        profiles,
-        k,
-        seed,
-      });
+      const failedGroup = group.map((trajectory) => observeTrajectory(trajectory));
+      const decision = await router.route({ task: taskOfGroup(group), failedGroup, pool, profiles, k, seed });
       assertRouterDecisionInPool(router.id, decision, pool);
       if (args.values.json === true)
         io.stdout(`${JSON.stringify({ taskId, router: router.id, ...decision })}\n`);
-      else
-        io.stdout(
-          `${explainDecision(
-            decision,
-            `== ${taskId} (${group.length} failed; ${describeMix(
-              modeMix(
-                group.map((trajectory) => observeTrajectory(trajectory)),
-                conventions,
-              ),
-            )}) router ${router.id}`,
-          )}\n\n`,
-        );
+      else {
+        const mix = describeMix(modeMix(failedGroup, conventions));
+        const heading = `== ${taskId} (${group.length} failed; ${mix}) router ${router.id}`;
+        io.stdout(`${explainDecision(decision, heading)}\n\n`);
+      }
     }
     if (routed === 0) io.stderr(`hs route: no all-failed group in ${trajectoriesFile}\n`);
     const failures = calls.summary("route");
@@ -242,3 +184,89 @@ each judge's ranking with reasons, dropped judges, the aggregate ranking and the
     return 0;
   },
 };
+
+async function profilesOf(args: CommandArguments, pool: Pool, io: CommandIo): Promise<ProfileSet | null> {
+  const profilesFile = stringOption(args, "profiles");
+  if (profilesFile === undefined) return null;
+  return matchProfilesToPool(
+    await readProfileSet(profilesFile),
+    pool,
+    { file: profilesFile, allowMismatch: args.values["allow-profile-mismatch"] === true },
+    (message) => io.stderr(`${message}\n`),
+  );
+}
+
+/** How the judges' rankings are combined: `--aggregation` and the `--weight JUDGE=NUMBER` entries. */
+interface VoteOptions {
+  aggregation: Aggregation;
+  weights: Record<string, number>;
+}
+
+function voteOptionsOf(args: CommandArguments): VoteOptions {
+  const aggregation = stringOption(args, "aggregation") ?? "borda";
+  if (!["borda", "majority", "weights"].includes(aggregation))
+    throw new UsageError(`--aggregation ${aggregation}: expected borda, majority or weights`);
+  const weights: Record<string, number> = {};
+  for (const entry of (args.values.weight as string[] | undefined) ?? []) {
+    const [judge, value] = entry.split("=");
+    if (judge === undefined || value === undefined || !Number.isFinite(Number(value)))
+      throw new UsageError(`--weight ${entry}: expected JUDGE=NUMBER`);
+    weights[judge] = Number(value);
+  }
+  return { aggregation: aggregation as Aggregation, weights };
+}
+
+/** The profile judges and an LLM judge per `--judge-model`, voting as `--aggregation` says. */
+function votingRouterOf(
+  args: CommandArguments,
+  conventions: FailureConventions,
+  vote: VoteOptions,
+  calls: OutboundCalls,
+): RouterV1 {
+  const judges: JudgeV1[] = defaultProfileJudges({ conventions });
+  const baseURL = stringOption(args, "judge-base-url");
+  const timeoutMs = integerOption(args, "judge-timeout");
+  const limits = { timeoutMs, retries: integerOption(args, "judge-retries") };
+  for (const model of (args.values["judge-model"] as string[] | undefined) ?? []) {
+    judges.push(
+      createLlmJudge({
+        model: calls.chatModel(`llm judge ${model}`, { model, baseURL }, limits),
+        timeoutMs: timeoutMs * (limits.retries + 1) + 5000,
+      }),
+    );
+  }
+  return createVotingRouter({
+    judges,
+    aggregation: vote.aggregation,
+    weights: vote.weights,
+    judgeTimeoutMs: timeoutMs * (limits.retries + 1) + 10_000,
+  });
+}
+
+/** `--router`: vote (default), profile, combined (profile then vote), or a router plugin. */
+async function chosenRouter(
+  args: CommandArguments,
+  benchmark: BenchmarkV1 | undefined,
+  vote: VoteOptions,
+  calls: OutboundCalls,
+): Promise<RouterV1> {
+  const conventions = routerContext(benchmark).conventions;
+  const voting = votingRouterOf(args, conventions, vote, calls);
+  const routerName = stringOption(args, "router") ?? "vote";
+  const routers: Record<string, RouterV1> = {
+    vote: voting,
+    profile: createProfileRouter({ conventions }),
+    combined: createCombinedRouter({
+      parts: [{ router: createProfileRouter({ conventions }) }, { router: voting }],
+    }),
+  };
+  return routers[routerName] ?? (await loadRouterPlugin(routerName)).createRouter(routerContext(benchmark));
+}
+
+/** The trajectories of each task, in the order the tasks first appear. */
+function groupsByTask(records: readonly Trajectory[]): Map<string, Trajectory[]> {
+  const groups = new Map<string, Trajectory[]>();
+  for (const trajectory of records)
+    groups.set(trajectory.taskId, [...(groups.get(trajectory.taskId) ?? []), trajectory]);
+  return groups;
+}
