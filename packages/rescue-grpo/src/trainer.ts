@@ -13,15 +13,9 @@ import type {
   Trajectory,
 } from "@hs/harness";
 import { appendJsonl, createRandom, InvalidInputError, mixSeed, shuffle } from "@hs/harness";
-import {
-  collectGroup,
-  groupAllFailed,
-  groupHasSignal,
-  groupRewards,
-  groupSamples,
-  type RolloutGroup,
-} from "./groups.js";
+import { groupHasSignal, groupRewards, groupSamples, type RolloutGroup } from "./groups.js";
 import { fileSize, loadRunState, type PromptStreamState, type RunState, saveRunState } from "./run-state.js";
+import { collectStepBatch, type RunProgress, type StepBatch } from "./step-batch.js";
 import { rescueMethods, type TrainerConfig, trainerConfigSchema } from "./trainer-config.js";
 
 /** What a rescue step returns for an all-fail group. */
@@ -221,132 +215,110 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
   const config = validatedConfig(context, input);
   const started = Date.now();
   await prepareRunDirectory(context, config);
-  const metricsFile = join(context.outDirectory, "metrics.jsonl");
-  const trajectoriesFile = join(context.outDirectory, "trajectories.jsonl");
+  const files = {
+    metrics: join(context.outDirectory, "metrics.jsonl"),
+    trajectories: join(context.outDirectory, "trajectories.jsonl"),
+  };
   const prompts = new PromptStream(context.tasks, mixSeed(config.seed, 0x70726f6d));
-  let rolloutsTotal = 0;
-  let step = 0;
-  let saved: RunState | null = await loadRunState(context.outDirectory, context.learner);
-  if (saved === null) {
-    await writeFile(metricsFile, "");
-    await writeFile(trajectoriesFile, "");
-  } else {
-    step = saved.step;
-    rolloutsTotal = saved.rolloutsTotal;
-    prompts.restore(saved.prompts);
-    context.restoreExtra?.(saved.extra);
-  }
+  const run = await startOrResume(context, files, prompts);
   const signalOption = context.signal === undefined ? {} : { signal: context.signal };
-
-  while (rolloutsTotal + config.groupSize <= config.rolloutBudget) {
+  while (run.rolloutsTotal + config.groupSize <= config.rolloutBudget) {
     const stepStarted = Date.now();
-    const trained: RolloutGroup[] = [];
-    const baseRewards: number[] = [];
-    const baseSuccesses: number[] = [];
-    const rescueMetrics: Record<string, number> = {};
-    const ranTrajectories: Trajectory[] = [];
-    let drawn = 0;
-    let baseWithSignal = 0;
-    let rolloutsBase = 0;
-    let rolloutsRescue = 0;
-    const maxDraws = config.method === "dapo" ? config.maxDrawsPerStep : config.promptsPerStep;
-    while (
-      trained.length < config.promptsPerStep &&
-      drawn < maxDraws &&
-      rolloutsTotal + config.groupSize <= config.rolloutBudget
-    ) {
-      const task = prompts.next();
-      const drawIndex = prompts.drawn;
-      const seeds = Array.from({ length: config.groupSize }, (_, rollout) =>
-        mixSeed(config.seed, drawIndex, rollout),
-      );
-      const group = await collectGroup({
-        task,
-        benchmark: context.benchmark,
-        harness: context.harness,
-        policy: context.policy,
-        seeds,
-        ...signalOption,
-        ...(context.executor === undefined ? {} : { executor: context.executor }),
-      });
-      drawn++;
-      ranTrajectories.push(...group.trajectories);
-      rolloutsBase += config.groupSize;
-      rolloutsTotal += config.groupSize;
-      for (const trajectory of group.trajectories) {
-        baseRewards.push(trajectory.reward);
-        baseSuccesses.push(trajectory.success ? 1 : 0);
-      }
-      let kept: RolloutGroup | null = group;
-      if (groupHasSignal(group)) {
-        baseWithSignal++;
-      } else {
-        if (context.rescue !== undefined && groupAllFailed(group)) {
-          const outcome = await context.rescue(group, {
-            step,
-            rolloutsLeft: config.rolloutBudget - rolloutsTotal,
-            ...signalOption,
-          });
-          rolloutsRescue += outcome.rollouts;
-          ranTrajectories.push(...(outcome.trajectories ?? []));
-          rolloutsTotal += outcome.rollouts;
-          for (const [name, value] of Object.entries(outcome.metrics ?? {})) {
-            rescueMetrics[name] = (rescueMetrics[name] ?? 0) + value;
-          }
-          if (outcome.group !== null) kept = outcome.group;
-        }
-        if (config.method === "dapo" && !groupHasSignal(kept)) kept = null;
-      }
-      if (kept !== null) trained.push(kept);
-    }
-    if (drawn === 0) break;
-    const samples: TrainingSample[] = trained.flatMap((group) => groupSamples(group, config.advantage));
+    const batch = await collectStepBatch({ context, config, prompts, progress: run, signalOption });
+    if (batch.drawn === 0) break;
+    const samples: TrainingSample[] = batch.trained.flatMap((group) => groupSamples(group, config.advantage));
     const learner = await context.learner.update({ samples }, signalOption);
-    const metrics: StepMetrics = {
-      step,
-      policyVersion: context.policy.version,
-      promptsDrawn: drawn,
-      groupsTrained: trained.length,
-      signalShare: baseWithSignal / drawn,
-      trainedSignalShare: trained.length === 0 ? 0 : trained.filter(groupHasSignal).length / trained.length,
-      rolloutsBase,
-      rolloutsRescue,
-      rolloutsTotal,
-      reward: mean(baseRewards),
-      success: mean(baseSuccesses),
-      learner,
-      rescue: rescueMetrics,
-      wallMs: Date.now() - stepStarted,
-    };
-    await appendJsonl(trajectoriesFile, ranTrajectories);
-    await appendFile(metricsFile, `${JSON.stringify(metrics)}\n`);
+    const metrics = stepMetrics(context.policy.version, run, batch, learner, stepStarted);
+    await appendJsonl(files.trajectories, batch.ranTrajectories);
+    await appendFile(files.metrics, `${JSON.stringify(metrics)}\n`);
     context.onStep?.(metrics);
-    step++;
-    await context.afterStep?.(step);
-    const extra = context.saveExtra?.();
-    saved = await saveRunState(
-      context.outDirectory,
-      {
-        step,
-        rolloutsTotal,
-        prompts: prompts.snapshot(),
-        fileSizes: {
-          "metrics.jsonl": await fileSize(metricsFile),
-          "trajectories.jsonl": await fileSize(trajectoriesFile),
-        },
-        ...(extra === undefined ? {} : { extra }),
-      },
-      context.learner,
-      (savedStep) => config.checkpointEvery > 0 && savedStep % config.checkpointEvery === 0,
-      saved,
-    );
-    // Continue from the checkpoint's bytes, as a resumed run does (e.g. Adam's bias-correction
-    // accumulators are rebuilt from the step count on load), so both take identical steps.
-    await context.learner.load(join(context.outDirectory, saved.checkpoint));
+    run.step++;
+    await context.afterStep?.(run.step);
+    await checkpointStep(context, config, files, prompts, run);
   }
   const finalCheckpoint = join(context.outDirectory, "final");
   await context.learner.save(finalCheckpoint);
-  return { steps: step, rollouts: rolloutsTotal, wallMs: Date.now() - started, finalCheckpoint };
+  return { steps: run.step, rollouts: run.rolloutsTotal, wallMs: Date.now() - started, finalCheckpoint };
+}
+
+/** A run's files that grow by one entry per step. */
+interface StepFiles {
+  metrics: string;
+  trajectories: string;
+}
+
+/** A run's progress and last saved state: a fresh start (empty files), or where the checkpoint left off. */
+async function startOrResume(
+  context: TrainerContext,
+  files: StepFiles,
+  prompts: PromptStream,
+): Promise<RunProgress & { saved: RunState | null }> {
+  const saved = await loadRunState(context.outDirectory, context.learner);
+  if (saved === null) {
+    await writeFile(files.metrics, "");
+    await writeFile(files.trajectories, "");
+    return { step: 0, rolloutsTotal: 0, saved };
+  }
+  prompts.restore(saved.prompts);
+  context.restoreExtra?.(saved.extra);
+  return { step: saved.step, rolloutsTotal: saved.rolloutsTotal, saved };
+}
+
+/** The metrics line of the step just updated (`run.step` is still its index). */
+function stepMetrics(
+  policyVersion: string,
+  run: RunProgress,
+  batch: StepBatch,
+  learner: LearnerStats,
+  stepStarted: number,
+): StepMetrics {
+  const { trained, drawn } = batch;
+  return {
+    step: run.step,
+    policyVersion,
+    promptsDrawn: drawn,
+    groupsTrained: trained.length,
+    signalShare: batch.baseWithSignal / drawn,
+    trainedSignalShare: trained.length === 0 ? 0 : trained.filter(groupHasSignal).length / trained.length,
+    rolloutsBase: batch.rolloutsBase,
+    rolloutsRescue: batch.rolloutsRescue,
+    rolloutsTotal: run.rolloutsTotal,
+    reward: mean(batch.baseRewards),
+    success: mean(batch.baseSuccesses),
+    learner,
+    rescue: batch.rescueMetrics,
+    wallMs: Date.now() - stepStarted,
+  };
+}
+
+/** Saves the run state after a step (a checkpoint every `checkpointEvery` steps) and reloads the learner from it. */
+async function checkpointStep(
+  context: TrainerContext,
+  config: TrainerConfig,
+  files: StepFiles,
+  prompts: PromptStream,
+  run: RunProgress & { saved: RunState | null },
+): Promise<void> {
+  const extra = context.saveExtra?.();
+  run.saved = await saveRunState(
+    context.outDirectory,
+    {
+      step: run.step,
+      rolloutsTotal: run.rolloutsTotal,
+      prompts: prompts.snapshot(),
+      fileSizes: {
+        "metrics.jsonl": await fileSize(files.metrics),
+        "trajectories.jsonl": await fileSize(files.trajectories),
+      },
+      ...(extra === undefined ? {} : { extra }),
+    },
+    context.learner,
+    (savedStep) => config.checkpointEvery > 0 && savedStep % config.checkpointEvery === 0,
+    run.saved,
+  );
+  // Continue from the checkpoint's bytes, as a resumed run does (e.g. Adam's bias-correction
+  // accumulators are rebuilt from the step count on load), so both take identical steps.
+  await context.learner.load(join(context.outDirectory, run.saved.checkpoint));
 }
 
 /** Mean reward of a group (for logs). */
