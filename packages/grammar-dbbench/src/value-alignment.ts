@@ -173,42 +173,57 @@ function filterOf(structure: QuestionStructure, byHeader: Map<string, AlignedVal
   return best;
 }
 
-/**
- * Assigns the question's values to the headers it ties them to: a value right after or before a mention
- * of a header (`club 'FK Trakai'`, `'San Diego' for 'Location'`, `7 matches played`), strongest ties
- * first, each header and each stretch of the question used once. A mention inside a longer quoted value
- * or inside another header's mention counts less. With `fillInOrder` (an INSERT, which gives a value for
- * every column), the headers left over take the remaining names, dates, numbers and quoted values in
- * question order. Reads only the question, the table name and the headers.
- */
-export function alignValues(
-  structure: QuestionStructure,
-  headers: readonly string[],
-  values: readonly ValueCandidate[],
-  fillInOrder: boolean,
-): Alignment {
-  const headerNames = new Set(headers.map((header) => header.toLowerCase()));
-  const allMentions = [...structure.mentions.values()].flat();
-  const occurrences: Occurrence[] = [];
+/** What every step of an alignment reads besides the question: the headers, mentions and values. */
+interface AlignmentInputs {
+  structure: QuestionStructure;
+  headers: readonly string[];
+  /** Every header mention of the question. */
+  allMentions: Mention[];
+  /** The quoted values' occurrences that stand between quote marks. */
+  quotedSpans: Occurrence[];
+}
+
+/** A value tied to a header, with the strength of the tie and the tokens between them. */
+interface HeaderValuePair {
+  header: string;
+  occurrence: Occurrence;
+  score: number;
+  distance: number;
+}
+
+function occurrencesOf(value: ValueCandidate): Occurrence[] {
+  return (value.occurrences ?? [{ start: value.start, length: value.length }]).map((entry) => ({
+    text: value.text,
+    start: entry.start,
+    end: entry.start + Math.max(1, entry.length) - 1,
+  }));
+}
+
+/** The occurrences of quoted values that the question writes between quote marks. */
+function quotedSpansOf(structure: QuestionStructure, values: readonly ValueCandidate[]): Occurrence[] {
   const quotedSpans: Occurrence[] = [];
   for (const value of values) {
     if (value.source !== "quoted" || value.start < 0) continue;
-    for (const entry of value.occurrences ?? [{ start: value.start, length: value.length }]) {
-      const span = { text: value.text, start: entry.start, end: entry.start + Math.max(1, entry.length) - 1 };
+    for (const span of occurrencesOf(value))
       if (isQuote(structure, span.start - 1) && isQuote(structure, span.end + 1)) quotedSpans.push(span);
-    }
   }
+  return quotedSpans;
+}
+
+/**
+ * The occurrences that may be a header's value: quoted spans, and plain values outside quotes; never a
+ * header's or the table's name.
+ */
+function valueOccurrences(inputs: AlignmentInputs, values: readonly ValueCandidate[]): Occurrence[] {
+  const { structure, quotedSpans } = inputs;
+  const headerNames = new Set(inputs.headers.map((header) => header.toLowerCase()));
+  const occurrences: Occurrence[] = [];
   for (const value of values) {
     if (value.start < 0 || (value.source !== "span" && value.source !== "quoted")) continue;
     const words = contentWords(value.text);
     const named = headerNames.has(value.text.toLowerCase());
     const tableName = words.every((word) => structure.tableWords.has(word));
-    for (const entry of value.occurrences ?? [{ start: value.start, length: value.length }]) {
-      const occurrence = {
-        text: value.text,
-        start: entry.start,
-        end: entry.start + Math.max(1, entry.length) - 1,
-      };
+    for (const occurrence of occurrencesOf(value)) {
       const quotedSpan = quotedSpans.find(
         (span) => span.start === occurrence.start && span.end === occurrence.end,
       );
@@ -219,74 +234,101 @@ export function alignValues(
       }
       // a part of a quoted value (`2021` in 'Newly renovated in 2021') is not a value of its own
       if (quotedSpans.some((span) => overlaps(span, occurrence))) continue;
-      if (isPlainValue(structure, occurrence, allMentions)) occurrences.push(occurrence);
+      if (isPlainValue(structure, occurrence, inputs.allMentions)) occurrences.push(occurrence);
     }
   }
-  // `inserting the values '8', 'MF', 'Andrés Iniesta', ...`: one quoted value per column, in column order
-  const quotedValues = occurrences.filter((occurrence) => quotedSpans.includes(occurrence));
-  if (fillInOrder && quotedValues.length === headers.length) {
-    const byHeader = new Map<string, AlignedValue>();
-    headers.forEach((header, index) => {
-      const occurrence = quotedValues[index] as Occurrence;
-      byHeader.set(header, { ...occurrence, score: 1 });
-    });
-    return { byHeader, filter: null, unaligned: [] };
-  }
-  // a quoted value, a whole name or date, or a number: the values that stand on their own
-  const standsAlone = (occurrence: Occurrence) =>
-    quotedSpans.includes(occurrence) || isNameOrNumber(structure, occurrence);
-  const pairs: { header: string; occurrence: Occurrence; score: number; distance: number }[] = [];
-  for (const header of headers) {
-    for (const mention of structure.mentions.get(header) ?? []) {
-      // a header word inside a longer quoted value or name (`'Madison High School'`, `Democratic Party`)
-      const insideQuote =
-        quotedSpans.some((span) => contains(span, mention)) ||
-        structure.entities.some((run) => contains(run, mention) && namesMore(structure, run, mention));
-      const insideOther = allMentions.some((other) => other !== mention && contains(other, mention));
-      // `season` names Season wholly and Season Premiere only in part; `score` may name A, E and T Score
-      const covered = coverage(structure, header, mention);
-      const sharedBy = headers.filter((other) =>
-        (structure.mentions.get(other) ?? []).some(
-          (entry) =>
-            entry.start === mention.start &&
-            entry.end === mention.end &&
-            coverage(structure, other, entry) >= covered,
-        ),
-      ).length;
-      const tableWordsOnly = tokenRange(mention).every(
-        (index) =>
-          !structure.isWord[index] ||
-          structure.tableWords.has(normalizeWord(structure.tokens[index]?.text ?? "")),
-      );
-      const quality =
-        (covered * (insideQuote ? 0.3 : 1) * (insideOther ? 0.5 : 1) * (tableWordsOnly ? 0.5 : 1)) /
-        Math.max(1, sharedBy);
+  return occurrences;
+}
+
+/**
+ * How surely a mention names its header (0..1): the share of the header it covers, less inside a longer
+ * quoted value or name, inside another header's mention, made of the table's words only, or shared.
+ */
+function mentionQuality(inputs: AlignmentInputs, header: string, mention: Mention): number {
+  const { structure, headers, quotedSpans, allMentions } = inputs;
+  // a header word inside a longer quoted value or name (`'Madison High School'`, `Democratic Party`)
+  const insideQuote =
+    quotedSpans.some((span) => contains(span, mention)) ||
+    structure.entities.some((run) => contains(run, mention) && namesMore(structure, run, mention));
+  const insideOther = allMentions.some((other) => other !== mention && contains(other, mention));
+  // `season` names Season wholly and Season Premiere only in part; `score` may name A, E and T Score
+  const covered = coverage(structure, header, mention);
+  const sharedBy = headers.filter((other) =>
+    (structure.mentions.get(other) ?? []).some(
+      (entry) =>
+        entry.start === mention.start &&
+        entry.end === mention.end &&
+        coverage(structure, other, entry) >= covered,
+    ),
+  ).length;
+  const tableWordsOnly = tokenRange(mention).every(
+    (index) =>
+      !structure.isWord[index] ||
+      structure.tableWords.has(normalizeWord(structure.tokens[index]?.text ?? "")),
+  );
+  return (
+    (covered * (insideQuote ? 0.3 : 1) * (insideOther ? 0.5 : 1) * (tableWordsOnly ? 0.5 : 1)) /
+    Math.max(1, sharedBy)
+  );
+}
+
+/** The tie of one value occurrence to one header mention, or null when it is too weak. */
+function pairOf(
+  structure: QuestionStructure,
+  tied: {
+    header: string;
+    mention: Mention;
+    quality: number;
+    headerRole: ReturnType<typeof columnRole>;
+    standsAlone: boolean;
+  },
+  occurrence: Occurrence,
+): HeaderValuePair | null {
+  const { header, quality, headerRole } = tied;
+  const { start, end } = tied.mention;
+  const after = occurrence.start > end;
+  const gap = after ? tie(structure, end, occurrence.start) : tie(structure, occurrence.end, start);
+  const weak = !tied.standsAlone;
+  // `Draw 10` and `145 points` are the tightest ties; a value after a stop word (`place with 145`) is looser
+  const adjacent = after ? occurrence.start === end + 1 : occurrence.end === start - 1;
+  const number = /^-?\d/.test(occurrence.text);
+  const direction = adjacent ? (after || number ? 1 : 0.9) : after ? 0.95 : 0.9;
+  let score = gap * quality * direction * (weak ? 0.5 : 1);
+  // `change the title of the film ... to 'Wonder Woman: 1984'`: a changed column takes the new value
+  const role = valueRole(structure, occurrence.text);
+  if (headerRole.set === 1 && role.set === 1 && after) score = Math.max(score, 1.05 * quality);
+  else if ((headerRole.set === 1 && role.filter === 1) || (headerRole.filter === 1 && role.set === 1))
+    score *= 0.5;
+  if (score < minimumScore) return null;
+  const distance = after ? occurrence.start - end : start - occurrence.end;
+  return { header, occurrence, score, distance };
+}
+
+/** Every tie of a value to a header mention strong enough to count, in header and mention order. */
+function mentionPairs(
+  inputs: AlignmentInputs,
+  occurrences: readonly Occurrence[],
+  standsAlone: (occurrence: Occurrence) => boolean,
+): HeaderValuePair[] {
+  const pairs: HeaderValuePair[] = [];
+  for (const header of inputs.headers) {
+    for (const mention of inputs.structure.mentions.get(header) ?? []) {
+      const quality = mentionQuality(inputs, header, mention);
       if (quality === 0) continue;
-      const headerRole = columnRole(structure, header);
+      const headerRole = columnRole(inputs.structure, header);
       for (const occurrence of occurrences) {
         if (overlaps(occurrence, mention)) continue;
-        const after = occurrence.start > mention.end;
-        const gap = after
-          ? tie(structure, mention.end, occurrence.start)
-          : tie(structure, occurrence.end, mention.start);
-        const weak = !standsAlone(occurrence);
-        // `Draw 10` and `145 points` are the tightest ties; a value after a stop word (`place with 145`) is looser
-        const adjacent = after ? occurrence.start === mention.end + 1 : occurrence.end === mention.start - 1;
-        const number = /^-?\d/.test(occurrence.text);
-        const direction = adjacent ? (after || number ? 1 : 0.9) : after ? 0.95 : 0.9;
-        let score = gap * quality * direction * (weak ? 0.5 : 1);
-        // `change the title of the film ... to 'Wonder Woman: 1984'`: a changed column takes the new value
-        const role = valueRole(structure, occurrence.text);
-        if (headerRole.set === 1 && role.set === 1 && after) score = Math.max(score, 1.05 * quality);
-        else if ((headerRole.set === 1 && role.filter === 1) || (headerRole.filter === 1 && role.set === 1))
-          score *= 0.5;
-        if (score < minimumScore) continue;
-        const distance = after ? occurrence.start - mention.end : mention.start - occurrence.end;
-        pairs.push({ header, occurrence, score, distance });
+        const tied = { header, mention, quality, headerRole, standsAlone: standsAlone(occurrence) };
+        const pair = pairOf(inputs.structure, tied, occurrence);
+        if (pair !== null) pairs.push(pair);
       }
     }
   }
-  pairs.push(...respectivePairs(structure, headers, occurrences.filter(standsAlone)));
+  return pairs;
+}
+
+/** Strongest ties first (then the nearest, then the longest value), each header and stretch used once. */
+function assignPairs(pairs: HeaderValuePair[]) {
   pairs.sort(
     (a, b) =>
       b.score - a.score ||
@@ -300,22 +342,19 @@ export function alignValues(
     aligned.set(pair.header, { ...pair.occurrence, score: pair.score });
     taken.push(pair.occurrence);
   }
-  const unalignedOf = () => {
-    const used = [...aligned.values()];
-    return occurrences
-      .filter((occurrence) => !used.some((value) => overlaps(value, occurrence)) && standsAlone(occurrence))
-      .map((occurrence) => occurrence.text);
-  };
-  if (!fillInOrder)
-    return { byHeader: aligned, filter: filterOf(structure, aligned), unaligned: unalignedOf() };
+  return { aligned, taken };
+}
 
+/** An INSERT's open columns take the values left over, in question order, each one a value of its kind. */
+function fillOpenHeaders(
+  headers: readonly string[],
+  aligned: Map<string, AlignedValue>,
+  leftovers: readonly Occurrence[],
+): void {
   const leftover: Occurrence[] = [];
-  const inOrder = occurrences
-    .filter((occurrence) => !taken.some((span) => overlaps(span, occurrence)) && standsAlone(occurrence))
-    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const inOrder = [...leftovers].sort((a, b) => a.start - b.start || b.end - a.end);
   for (const occurrence of inOrder)
     if (!leftover.some((kept) => overlaps(kept, occurrence))) leftover.push(occurrence);
-  // the values go to the open columns in question order, each to a column whose kind it fits
   let next = 0;
   for (const header of headers.filter((entry) => !aligned.has(entry))) {
     const kind = headerKind(header);
@@ -330,6 +369,56 @@ export function alignValues(
     aligned.set(header, { ...occurrence, score: 0 });
     next = index + 1;
   }
+}
+
+/** `inserting the values '8', 'MF', 'Andrés Iniesta', ...`: one quoted value per column, in column order. */
+function inColumnOrder(headers: readonly string[], quotedValues: readonly Occurrence[]): Alignment {
+  const byHeader = new Map<string, AlignedValue>();
+  headers.forEach((header, index) => {
+    const occurrence = quotedValues[index] as Occurrence;
+    byHeader.set(header, { ...occurrence, score: 1 });
+  });
+  return { byHeader, filter: null, unaligned: [] };
+}
+
+/**
+ * Assigns the question's values to the headers it ties them to: a value right after or before a mention
+ * of a header (`club 'FK Trakai'`, `'San Diego' for 'Location'`, `7 matches played`), strongest ties
+ * first, each header and each stretch of the question used once. A mention inside a longer quoted value
+ * or inside another header's mention counts less. With `fillInOrder` (an INSERT, which gives a value for
+ * every column), the headers left over take the remaining names, dates, numbers and quoted values in
+ * question order. Reads only the question, the table name and the headers.
+ */
+export function alignValues(
+  structure: QuestionStructure,
+  headers: readonly string[],
+  values: readonly ValueCandidate[],
+  fillInOrder: boolean,
+): Alignment {
+  const allMentions = [...structure.mentions.values()].flat();
+  const quotedSpans = quotedSpansOf(structure, values);
+  const inputs: AlignmentInputs = { structure, headers, allMentions, quotedSpans };
+  const occurrences = valueOccurrences(inputs, values);
+  const quotedValues = occurrences.filter((occurrence) => quotedSpans.includes(occurrence));
+  if (fillInOrder && quotedValues.length === headers.length) return inColumnOrder(headers, quotedValues);
+  // a quoted value, a whole name or date, or a number: the values that stand on their own
+  const standsAlone = (occurrence: Occurrence) =>
+    quotedSpans.includes(occurrence) || isNameOrNumber(structure, occurrence);
+  const pairs = mentionPairs(inputs, occurrences, standsAlone);
+  pairs.push(...respectivePairs(structure, headers, occurrences.filter(standsAlone)));
+  const { aligned, taken } = assignPairs(pairs);
+  const unalignedOf = () => {
+    const used = [...aligned.values()];
+    return occurrences
+      .filter((occurrence) => !used.some((value) => overlaps(value, occurrence)) && standsAlone(occurrence))
+      .map((occurrence) => occurrence.text);
+  };
+  if (!fillInOrder)
+    return { byHeader: aligned, filter: filterOf(structure, aligned), unaligned: unalignedOf() };
+  const leftovers = occurrences.filter(
+    (occurrence) => !taken.some((span) => overlaps(span, occurrence)) && standsAlone(occurrence),
+  );
+  fillOpenHeaders(headers, aligned, leftovers);
   return { byHeader: aligned, filter: null, unaligned: unalignedOf() };
 }
 
