@@ -363,99 +363,125 @@ function adjacentStrings(nodes: readonly SqlNode[], start: number): { value: str
   return { value, last: index };
 }
 
+/** Where the conversion of one node sequence stands: the items so far and the WITH clause being read. */
+interface ItemScan {
+  items: Item[];
+  /** Inside a WITH clause, until its statement begins. */
+  cteMode: boolean;
+  /** The CTE whose name was read and whose body has not come yet. */
+  cteName: string | undefined;
+}
+
+function pushGroup(scan: ItemScan, group: SqlNode & { kind: "group" }, context: RenderContext): void {
+  const previous = scan.items[scan.items.length - 1];
+  const cteBodyOf = scan.cteMode && previous?.keyword === "AS" ? scan.cteName : undefined;
+  if (cteBodyOf !== undefined) scan.cteName = undefined;
+  scan.items.push(groupItem(group, context, cteBodyOf));
+}
+
+/** Adds the item of the token at `index` (not a word); returns the index of the last node it used. */
+function pushToken(scan: ItemScan, nodes: readonly SqlNode[], index: number): number {
+  const { items } = scan;
+  const token = (nodes[index] as { token: SqlToken }).token;
+  const next = nodes[index + 1];
+  switch (token.type) {
+    case "quoted-identifier":
+      items.push({ text: quoteIdentifier(token.value), role: "operand", name: token.value });
+      if (scan.cteMode && items[items.length - 2]?.keyword !== "AS") scan.cteName ??= token.value;
+      return index;
+    case "string": {
+      const strings = adjacentStrings(nodes, index);
+      items.push({ text: quoteString(strings.value), role: "operand" });
+      return strings.last;
+    }
+    case "number":
+      items.push({ text: token.text, role: "operand", numberText: token.text });
+      return index;
+    case "parameter":
+      items.push({ text: "?", role: "operand" });
+      return index;
+    case "operator":
+      items.push(operatorItem(token.text));
+      return index;
+    case "punct":
+      if (token.text === ",") {
+        items.push({ text: ",", role: "comma" });
+        scan.cteName = undefined;
+      } else if (token.text === "." && items.length > 0 && next?.kind === "token") {
+        const previous = items[items.length - 1] as Item;
+        previous.text = `${previous.text}.${qualifiedPartText(next.token)}`;
+        delete previous.name;
+        return index + 1;
+      } else items.push({ text: token.text, role: "other" });
+      return index;
+    default:
+      return index;
+  }
+}
+
+/**
+ * The item of a word followed by a parenthesised group, taking the group: a CTE name with its column
+ * list, a function call, or MySQL's LEFT()/RIGHT(); null when the word is none of these.
+ */
+function wordWithGroupItem(
+  scan: ItemScan,
+  nodes: readonly SqlNode[],
+  index: number,
+  context: RenderContext,
+): Item | null {
+  const token = (nodes[index] as { token: SqlToken }).token;
+  const next = nodes[index + 1];
+  if (next?.kind !== "group") return null;
+  const upper = token.text.toUpperCase();
+  if (scan.cteMode && wordOf(nodes[index + 2]) === "AS" && !keywords.has(upper)) {
+    scan.cteName = token.text;
+    return {
+      text: `${quoteIdentifier(token.text)}(${renderSequence(next.children, context)})`,
+      role: "operand",
+    };
+  }
+  if (!keywords.has(upper)) return functionCallItem(token.text, next, context);
+  if (upper === "LEFT" || upper === "RIGHT")
+    return { text: `${functionNames[upper]}(${renderSequence(next.children, context)})`, role: "operand" };
+  return null;
+}
+
+/** Adds the item of the word at `index`; returns the index of the last node it used. */
+function pushWord(scan: ItemScan, nodes: readonly SqlNode[], index: number, context: RenderContext): number {
+  const { items } = scan;
+  const token = (nodes[index] as { token: SqlToken }).token;
+  const withGroup = wordWithGroupItem(scan, nodes, index, context);
+  if (withGroup !== null) {
+    items.push(withGroup);
+    return index + 1;
+  }
+  const upper = token.text.toUpperCase();
+  if (upper === "CASE") {
+    const end = collectCase(nodes, index);
+    const inner = nodes.slice(index + 1, end);
+    items.push({ text: `CASE ${renderSequence(inner, context)} END`, role: "operand" });
+    return end;
+  }
+  if (upper === "WITH") scan.cteMode = true;
+  if (scan.cteMode && /^(SELECT|INSERT|UPDATE|DELETE|REPLACE)$/.test(upper) && scan.cteName === undefined) {
+    const previous = items[items.length - 1];
+    if (previous?.role !== "word" || previous.keyword !== "AS") scan.cteMode = false;
+  }
+  const item = wordItem(token.text, nodes[index + 1]?.kind === "group");
+  items.push(item);
+  if (item.name !== undefined && scan.cteMode && scan.cteName === undefined) scan.cteName = token.text;
+  return index;
+}
+
 function toItems(nodes: readonly SqlNode[], context: RenderContext): Item[] {
-  const items: Item[] = [];
-  let cteMode = false;
-  let cteName: string | undefined;
+  const scan: ItemScan = { items: [], cteMode: false, cteName: undefined };
   for (let index = 0; index < nodes.length; index += 1) {
     const node = nodes[index] as SqlNode;
-    const next = nodes[index + 1];
-    if (node.kind === "group") {
-      const previous = items[items.length - 1];
-      const cteBodyOf = cteMode && previous?.keyword === "AS" ? cteName : undefined;
-      if (cteBodyOf !== undefined) cteName = undefined;
-      items.push(groupItem(node, context, cteBodyOf));
-      continue;
-    }
-    const token = node.token;
-    switch (token.type) {
-      case "quoted-identifier":
-        items.push({ text: quoteIdentifier(token.value), role: "operand", name: token.value });
-        if (cteMode && items[items.length - 2]?.keyword !== "AS") cteName ??= token.value;
-        continue;
-      case "string": {
-        const strings = adjacentStrings(nodes, index);
-        index = strings.last;
-        items.push({ text: quoteString(strings.value), role: "operand" });
-        continue;
-      }
-      case "number":
-        items.push({ text: token.text, role: "operand", numberText: token.text });
-        continue;
-      case "parameter":
-        items.push({ text: "?", role: "operand" });
-        continue;
-      case "operator":
-        items.push(operatorItem(token.text));
-        continue;
-      case "punct": {
-        if (token.text === ",") {
-          items.push({ text: ",", role: "comma" });
-          cteName = undefined;
-        } else if (token.text === "." && items.length > 0 && next?.kind === "token") {
-          const previous = items[items.length - 1] as Item;
-          previous.text = `${previous.text}.${qualifiedPartText(next.token)}`;
-          delete previous.name;
-          index += 1;
-        } else items.push({ text: token.text, role: "other" });
-        continue;
-      }
-      case "word": {
-        const upper = token.text.toUpperCase();
-        if (cteMode && next?.kind === "group" && wordOf(nodes[index + 2]) === "AS" && !keywords.has(upper)) {
-          cteName = token.text;
-          items.push({
-            text: `${quoteIdentifier(token.text)}(${renderSequence(next.children, context)})`,
-            role: "operand",
-          });
-          index += 1;
-          continue;
-        }
-        if (next?.kind === "group" && !keywords.has(upper)) {
-          items.push(functionCallItem(token.text, next, context));
-          index += 1;
-          continue;
-        }
-        if ((upper === "LEFT" || upper === "RIGHT") && next?.kind === "group") {
-          items.push({
-            text: `${functionNames[upper]}(${renderSequence(next.children, context)})`,
-            role: "operand",
-          });
-          index += 1;
-          continue;
-        }
-        if (upper === "CASE") {
-          const end = collectCase(nodes, index);
-          const inner = nodes.slice(index + 1, end);
-          items.push({ text: `CASE ${renderSequence(inner, context)} END`, role: "operand" });
-          index = end;
-          continue;
-        }
-        if (upper === "WITH") cteMode = true;
-        if (cteMode && /^(SELECT|INSERT|UPDATE|DELETE|REPLACE)$/.test(upper) && cteName === undefined) {
-          const previous = items[items.length - 1];
-          if (previous?.role !== "word" || previous.keyword !== "AS") cteMode = false;
-        }
-        const item = wordItem(token.text, next?.kind === "group");
-        items.push(item);
-        if (item.name !== undefined && cteMode && cteName === undefined) cteName = token.text;
-        continue;
-      }
-      default:
-        continue;
-    }
+    if (node.kind === "group") pushGroup(scan, node, context);
+    else if (node.token.type === "word") index = pushWord(scan, nodes, index, context);
+    else index = pushToken(scan, nodes, index);
   }
-  return items;
+  return scan.items;
 }
 
 function takeLeftOperand(out: Item[]): Item[] {
