@@ -144,92 +144,104 @@ function instructionOf(taskMessage: string, match: RegExpExecArray | null): stri
   return taskMessage.slice(0, match.index).trim();
 }
 
-function readViewUncached(view: PolicyView): ReadView {
-  const messages = view.messages;
-  let taskIndex = -1;
+/** The index of the task message: the last user message with the table sentence (-1: none). */
+function taskMessageIndex(messages: readonly ChatMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
-    if (message?.role === "user" && tableSentence.test(message.content)) {
-      taskIndex = index;
-      break;
-    }
+    if (message?.role === "user" && tableSentence.test(message.content)) return index;
   }
-  const taskMessage = messages[taskIndex]?.content ?? "";
+  return -1;
+}
+
+/** The table, its headers and the question, from the task message. */
+function taskOf(taskMessage: string): Pick<ReadView, "instruction" | "table" | "headers"> {
   const match = tableSentence.exec(taskMessage);
   const table = match?.[1]?.trim() ?? "";
   const headerText = (match?.[2] ?? "").trim().replace(/\.$/, "");
   const headers = headerText.length === 0 ? [] : headerText.split(",").map((header) => header.trim());
-  const instruction = instructionOf(taskMessage, match);
+  return { instruction: instructionOf(taskMessage, match), table, headers };
+}
+
+/** The cells the view's results showed, and the SQL the harness ran by itself with its rows. */
+type SeenResults = Pick<ReadView, "cellsByColumn" | "allCells" | "harnessResults">;
+
+function addCells(
+  seen: SeenResults,
+  rows: readonly string[][] | null,
+  columns: readonly (string | null)[] | null,
+): void {
+  for (const row of rows ?? []) {
+    row.forEach((cell, position) => {
+      seen.allCells.add(cell);
+      const column = columns?.[position];
+      if (column === undefined || column === null) return;
+      const set = seen.cellsByColumn.get(column) ?? new Set<string>();
+      set.add(cell);
+      seen.cellsByColumn.set(column, set);
+    });
+  }
+}
+
+/** The text of a reply without the harness's own calls, whose rows count as seen cells. */
+function policyPart(seen: SeenResults, headers: readonly string[], text: string): string {
+  const { before, calls } = readHarnessCalls(text);
+  for (const call of calls) {
+    const rows = parseResultRows(call.result) ?? null;
+    seen.harnessResults.push({ sql: call.argument, rows });
+    addCells(seen, rows, rows === null ? null : resultColumns(call.argument, headers));
+  }
+  return calls.length === 0 ? text : before;
+}
+
+/** The policy's action of an assistant message, with the replies up to the next assistant message. */
+function actionAt(
+  messages: readonly ChatMessage[],
+  index: number,
+  headers: readonly string[],
+  seen: SeenResults,
+): ObservedAction {
+  const message = messages[index] as ChatMessage;
+  const sql = sqlOfReply(message);
+  const replies: string[] = [];
+  for (let next = index + 1; next < messages.length; next++) {
+    const reply = messages[next];
+    if (reply === undefined || reply.role === "assistant") break;
+    if (reply.role === "tool" || reply.role === "user")
+      replies.push(policyPart(seen, headers, reply.content));
+  }
+  const result = replies.length === 0 ? null : replies.join("\n\n");
+  const rows = result === null ? null : (parseResultRows(result) ?? null);
+  const isError = result !== null && rows === null && isErrorReply(result);
+  const columns = rows === null ? null : resultColumns(sql, headers);
+  const answer = sql === null ? answerOfReply(message) : null;
+  addCells(seen, rows, columns);
+  return { sql, kind: statementKind(sql), result, rows, columns, isError, answer };
+}
+
+function readViewUncached(view: PolicyView): ReadView {
+  const messages = view.messages;
+  const taskIndex = taskMessageIndex(messages);
+  const { instruction, table, headers } = taskOf(messages[taskIndex]?.content ?? "");
   const guidance = messages
     .filter((message, index) => message.role === "system" || (message.role === "user" && index <= taskIndex))
     .map((message) => message.content)
     .join("\n")
     .toLowerCase();
-  const actions: ObservedAction[] = [];
-  const cellsByColumn = new Map<string, Set<string>>();
-  const allCells = new Set<string>();
-  const harnessResults: ReadView["harnessResults"] = [];
-  const addCells = (rows: readonly string[][] | null, columns: readonly (string | null)[] | null) => {
-    for (const row of rows ?? []) {
-      row.forEach((cell, position) => {
-        allCells.add(cell);
-        const column = columns?.[position];
-        if (column === undefined || column === null) return;
-        const set = cellsByColumn.get(column) ?? new Set<string>();
-        set.add(cell);
-        cellsByColumn.set(column, set);
-      });
-    }
-  };
-  /** The text of a reply without the harness's own calls, whose rows count as seen cells. */
-  const policyPart = (text: string): string => {
-    const { before, calls } = readHarnessCalls(text);
-    for (const call of calls) {
-      const rows = parseResultRows(call.result) ?? null;
-      harnessResults.push({ sql: call.argument, rows });
-      addCells(rows, rows === null ? null : resultColumns(call.argument, headers));
-    }
-    return calls.length === 0 ? text : before;
-  };
+  const seen: SeenResults = { cellsByColumn: new Map(), allCells: new Set(), harnessResults: [] };
+  // the harness's prelude: the user messages right after the task message
   for (let index = taskIndex + 1; index < messages.length && messages[index]?.role === "user"; index++) {
-    policyPart(messages[index]?.content ?? "");
+    policyPart(seen, headers, messages[index]?.content ?? "");
   }
+  const actions: ObservedAction[] = [];
   for (let index = taskIndex + 1; index < messages.length; index++) {
-    const message = messages[index];
-    if (message?.role !== "assistant") continue;
-    const sql = sqlOfReply(message);
-    const replies: string[] = [];
-    for (let next = index + 1; next < messages.length; next++) {
-      const reply = messages[next];
-      if (reply === undefined || reply.role === "assistant") break;
-      if (reply.role === "tool" || reply.role === "user") replies.push(policyPart(reply.content));
-    }
-    const result = replies.length === 0 ? null : replies.join("\n\n");
-    const rows = result === null ? null : (parseResultRows(result) ?? null);
-    const isError = result !== null && rows === null && isErrorReply(result);
-    const columns = rows === null ? null : resultColumns(sql, headers);
-    const answer = sql === null ? answerOfReply(message) : null;
-    actions.push({ sql, kind: statementKind(sql), result, rows, columns, isError, answer });
-    addCells(rows, columns);
+    if (messages[index]?.role === "assistant") actions.push(actionAt(messages, index, headers, seen));
   }
-  const nativeTools = view.actionFormat === "tool-calls";
   const sqlTool = view.tools.find(
     (tool) => /sql|operation|query|execute/i.test(tool.name) && tool.terminal !== true,
   );
   const answerTool =
     view.tools.find((tool) => tool.terminal === true) ??
     view.tools.find((tool) => /answer|commit|submit/i.test(tool.name));
-  return {
-    instruction,
-    table,
-    headers,
-    guidance,
-    actions,
-    cellsByColumn,
-    allCells,
-    harnessResults,
-    nativeTools,
-    sqlTool,
-    answerTool,
-  };
+  const nativeTools = view.actionFormat === "tool-calls";
+  return { instruction, table, headers, guidance, actions, ...seen, nativeTools, sqlTool, answerTool };
 }
