@@ -190,20 +190,112 @@ async function realGoldReplay(
   });
 }
 
-/**
- * Creates the AppWorld benchmark. Without `serverUrls` it runs the offline world of this package
- * (servers on 127.0.0.1 speaking AppWorld's environment protocol, tasks of our own); with them it
- * drives real AppWorld environment servers through the same client.
- */
-export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
-  const offline = options.serverUrls === undefined || options.serverUrls.length === 0;
-  const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
-  const experimentNames = new ExperimentNames(options.experimentName ?? "harness-s", options.runId);
-  const outputsDirectory =
-    options.outputsDirectory ??
-    (options.appworldRoot === undefined ? undefined : join(options.appworldRoot, "experiments", "outputs"));
-  const recorder =
-    offline || outputsDirectory === undefined ? undefined : new EvaluationRecorder(outputsDirectory);
+/** Where tasks are described (the offline world, or the first real server) and how task files are read. */
+interface TaskSource {
+  offline: boolean;
+  options: AppWorldOptions;
+  readFile: (path: string) => Promise<string>;
+  clientOptions: Omit<AppWorldClientOptions, "baseUrl">;
+}
+
+async function describeTask(source: TaskSource, taskId: string): Promise<TaskInfo | undefined> {
+  if (source.offline) return offlineInfo(taskId);
+  const url = source.options.serverUrls?.[0] as string;
+  return await new AppWorldClient({ ...source.clientOptions, baseUrl: url }).getTask(taskId);
+}
+
+/** The task of one id of a task file, or the problem that names its line. */
+async function taskOfId(
+  source: TaskSource,
+  { taskId, line }: { taskId: string; line: number },
+  file: string,
+  split: string,
+): Promise<Task | InvalidInputError> {
+  try {
+    const info = await describeTask(source, taskId);
+    if (info === undefined)
+      return new InvalidInputError(`no task "${taskId}" in the offline world`, {
+        file,
+        line,
+        field: "task_id",
+      });
+    const category = source.offline
+      ? offlineCategory(taskId)
+      : await realCategory(taskId, source.options.appworldRoot);
+    return taskFromInfo(info, split, category);
+  } catch (error) {
+    return new InvalidInputError(
+      `cannot describe task "${taskId}": ${(error as Error).message}`,
+      { file, line, field: "task_id" },
+      { cause: error },
+    );
+  }
+}
+
+/** The tasks of a file of task ids (one per line, as AppWorld's data/datasets/<split>.txt). */
+async function loadTaskIdFile(source: TaskSource, file: string, split: string): Promise<LoadTasksResult> {
+  let text: string;
+  try {
+    text = await source.readFile(file);
+  } catch (error) {
+    throw new InvalidInputError(
+      `cannot read AppWorld task ids: ${(error as Error).message}`,
+      { file },
+      { cause: error },
+    );
+  }
+  const parsed = parseTaskIds(text, file);
+  const tasks: Task[] = [];
+  const problems = [...parsed.problems];
+  for (const id of parsed.ids) {
+    const task = await taskOfId(source, id, file, split);
+    if (task instanceof InvalidInputError) problems.push(task);
+    else tasks.push(task);
+  }
+  return { tasks, problems };
+}
+
+/** The tasks of a split: the offline world's own, or a real install's data/datasets/<split>.txt. */
+async function loadSplit(
+  source: TaskSource,
+  splits: readonly string[],
+  split: string,
+): Promise<LoadTasksResult> {
+  if (!splits.includes(split)) {
+    throw new InvalidInputError(`unknown split "${split}"; expected one of ${splits.join(", ")}`, {
+      field: "split",
+    });
+  }
+  if (source.offline) {
+    const ids = offlineTaskIds(split as OfflineSplit);
+    return {
+      tasks: ids.map((taskId) =>
+        taskFromInfo(offlineInfo(taskId) as TaskInfo, split, offlineCategory(taskId)),
+      ),
+      problems: [],
+    };
+  }
+  const root = source.options.appworldRoot;
+  if (root === undefined) {
+    throw new InvalidInputError("loading a real AppWorld split needs the AppWorld root (appworld-root)", {
+      field: "appworldRoot",
+    });
+  }
+  return await loadTaskIdFile(source, join(root, "data", "datasets", `${split}.txt`), split);
+}
+
+/** The first app the instruction names (`appworld` when none). */
+function observableAppOf(task: Task): string {
+  const text = task.instruction.toLowerCase();
+  const found = appWords
+    .map(([name, pattern]) => ({ name, at: text.search(pattern) }))
+    .filter((entry) => entry.at >= 0)
+    .sort((left, right) => left.at - right.at)[0];
+  return found?.name ?? "appworld";
+}
+
+/** What `/initialize` is sent and how the client waits, from the timeout and the explicit options. */
+function connectionOptions(options: AppWorldOptions) {
   const initializeOptions: InitializeOptions = {
     ...(options.timeoutSeconds === undefined ? {} : { timeout_seconds: options.timeoutSeconds }),
     ...options.initializeOptions,
@@ -214,6 +306,29 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
       : { executeTimeoutMs: Math.max(120_000, (options.timeoutSeconds + 30) * 1000) }),
     ...options.client,
   };
+  return { initializeOptions, clientOptions };
+}
+
+/** Where real runs write AppWorld's evaluation files (none offline, or without an outputs directory). */
+function evaluationRecorderOf(options: AppWorldOptions, offline: boolean): EvaluationRecorder | undefined {
+  const outputsDirectory =
+    options.outputsDirectory ??
+    (options.appworldRoot === undefined ? undefined : join(options.appworldRoot, "experiments", "outputs"));
+  return offline || outputsDirectory === undefined ? undefined : new EvaluationRecorder(outputsDirectory);
+}
+
+/**
+ * Creates the AppWorld benchmark. Without `serverUrls` it runs the offline world of this package
+ * (servers on 127.0.0.1 speaking AppWorld's environment protocol, tasks of our own); with them it
+ * drives real AppWorld environment servers through the same client.
+ */
+export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
+  const offline = options.serverUrls === undefined || options.serverUrls.length === 0;
+  const readFile = options.readFile ?? ((path: string) => readFileFromDisk(path, "utf8"));
+  const experimentNames = new ExperimentNames(options.experimentName ?? "harness-s", options.runId);
+  const recorder = evaluationRecorderOf(options, offline);
+  const { initializeOptions, clientOptions } = connectionOptions(options);
+  const source: TaskSource = { offline, options, readFile, clientOptions };
   const world = new OfflineWorld({
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
@@ -226,57 +341,6 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
       : Promise.resolve(new ServerPool(options.serverUrls ?? []));
     return pool;
   };
-
-  const describe = async (taskId: string): Promise<TaskInfo | undefined> => {
-    if (offline) return offlineInfo(taskId);
-    const url = options.serverUrls?.[0] as string;
-    return await new AppWorldClient({ ...clientOptions, baseUrl: url }).getTask(taskId);
-  };
-
-  const loadIds = async (file: string, split: string): Promise<LoadTasksResult> => {
-    let text: string;
-    try {
-      text = await readFile(file);
-    } catch (error) {
-      throw new InvalidInputError(
-        `cannot read AppWorld task ids: ${(error as Error).message}`,
-        { file },
-        { cause: error },
-      );
-    }
-    const parsed = parseTaskIds(text, file);
-    const tasks: Task[] = [];
-    const problems = [...parsed.problems];
-    for (const { taskId, line } of parsed.ids) {
-      try {
-        const info = await describe(taskId);
-        if (info === undefined)
-          problems.push(
-            new InvalidInputError(`no task "${taskId}" in the offline world`, {
-              file,
-              line,
-              field: "task_id",
-            }),
-          );
-        else {
-          const category = offline
-            ? offlineCategory(taskId)
-            : await realCategory(taskId, options.appworldRoot);
-          tasks.push(taskFromInfo(info, split, category));
-        }
-      } catch (error) {
-        problems.push(
-          new InvalidInputError(
-            `cannot describe task "${taskId}": ${(error as Error).message}`,
-            { file, line, field: "task_id" },
-            { cause: error },
-          ),
-        );
-      }
-    }
-    return { tasks, problems };
-  };
-
   const benchmark: AppWorld = {
     specificationVersion: "v1",
     id: "appworld",
@@ -291,29 +355,12 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
     ...(options.actionGrammar === undefined ? {} : { actionGrammar: options.actionGrammar }),
     async loadTasks(loadOptions: LoadTasksOptions): Promise<LoadTasksResult> {
       if (loadOptions.path !== undefined)
-        return await loadIds(loadOptions.path, basename(loadOptions.path, extname(loadOptions.path)));
-      const split = loadOptions.split ?? "train";
-      if (!(benchmark.splits as readonly string[]).includes(split)) {
-        throw new InvalidInputError(
-          `unknown split "${split}"; expected one of ${benchmark.splits.join(", ")}`,
-          { field: "split" },
+        return await loadTaskIdFile(
+          source,
+          loadOptions.path,
+          basename(loadOptions.path, extname(loadOptions.path)),
         );
-      }
-      if (offline) {
-        const ids = offlineTaskIds(split as OfflineSplit);
-        return {
-          tasks: ids.map((taskId) =>
-            taskFromInfo(offlineInfo(taskId) as TaskInfo, split, offlineCategory(taskId)),
-          ),
-          problems: [],
-        };
-      }
-      if (options.appworldRoot === undefined) {
-        throw new InvalidInputError("loading a real AppWorld split needs the AppWorld root (appworld-root)", {
-          field: "appworldRoot",
-        });
-      }
-      return await loadIds(join(options.appworldRoot, "data", "datasets", `${split}.txt`), split);
+      return await loadSplit(source, benchmark.splits, loadOptions.split ?? "train");
     },
     async createEnvironment(
       task: Task,
@@ -329,14 +376,7 @@ export function createAppWorld(options: AppWorldOptions = {}): AppWorld {
       });
     },
     summarize: summarizeAppWorld,
-    observableCategory(task: Task): string {
-      const text = task.instruction.toLowerCase();
-      const found = appWords
-        .map(([name, pattern]) => ({ name, at: text.search(pattern) }))
-        .filter((entry) => entry.at >= 0)
-        .sort((left, right) => left.at - right.at)[0];
-      return found?.name ?? "appworld";
-    },
+    observableCategory: observableAppOf,
     async close() {
       await world.close();
       await recorder?.settled();
