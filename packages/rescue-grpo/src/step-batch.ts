@@ -30,7 +30,7 @@ export interface StepBatch {
 }
 
 /** What collecting a step reads: the run, its config, its prompt order and its progress (updated). */
-export interface StepInputs {
+interface StepInputs {
   context: TrainerContext;
   config: TrainerConfig;
   prompts: { next(): Task; readonly drawn: number };
