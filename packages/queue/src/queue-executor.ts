@@ -75,6 +75,70 @@ export class QueueRolloutError extends HarnessSError {
   }
 }
 
+/** The job of one episode; `reference` gives the acting policy as the workers load it. */
+async function rolloutJobOf(
+  options: QueueExecutorOptions,
+  episode: RunEpisodeOptions,
+  reference: Promise<PolicyReference>,
+): Promise<RolloutJob> {
+  const key: RolloutKey = {
+    run: options.run,
+    phase: options.phase,
+    policyVersion: episode.policy.version,
+    taskId: episode.task.id,
+    harnessHash: harnessHash(episode.harness),
+    seed: episode.seed,
+    mode: episode.mode ?? "sample",
+  };
+  return {
+    formatVersion: 1,
+    queueVersion: options.queueVersion ?? queuePackageVersion,
+    key,
+    task: episode.task,
+    benchmark: options.benchmark,
+    harness: episode.harness,
+    policy: await reference,
+    timeLimitMs: options.timeLimitMs ?? 600_000,
+  };
+}
+
+/** Each policy version described once (again after `refresh`: its weights may be gone with Redis). */
+function policyReferences(describe: (policy: PolicyV1) => Promise<PolicyReference>) {
+  const references = new Map<string, Promise<PolicyReference>>();
+  return (policy: PolicyV1, refresh: boolean) => {
+    const name = `${policy.id}@${policy.version}`;
+    if (refresh || !references.has(name)) references.set(name, describe(policy));
+    return references.get(name) as Promise<PolicyReference>;
+  };
+}
+
+function enqueueRollout(queue: Queue, options: QueueExecutorOptions, jobId: string, job: RolloutJob) {
+  return queue.add("rollout", job, {
+    jobId,
+    attempts: options.attempts ?? 5,
+    backoff: { type: "fixed", delay: 200 },
+    removeOnComplete: { age: 24 * 3600 },
+    removeOnFail: { age: 24 * 3600 },
+  });
+}
+
+/** The job's end, or a `CancelledError` when `signal` aborts first (the job is no longer waited on). */
+function waitForJob(waiter: JobWaiter, jobId: string, signal: AbortSignal | undefined): Promise<JobEnd> {
+  if (signal === undefined) return waiter.wait(jobId);
+  signal.throwIfAborted();
+  return new Promise((settle, fail) => {
+    const abort = () => {
+      waiter.forget(jobId);
+      fail(new CancelledError("episode cancelled", { cause: signal.reason }));
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    void waiter.wait(jobId).then((end) => {
+      signal.removeEventListener("abort", abort);
+      settle(end);
+    });
+  });
+}
+
 /**
  * An episode executor that runs each episode as a BullMQ job on `hs worker` processes: the job names
  * task, benchmark, harness, policy version and seed, its id derives from them (a rollout enqueued twice
@@ -83,75 +147,26 @@ export class QueueRolloutError extends HarnessSError {
  */
 export function createQueueExecutor(options: QueueExecutorOptions): QueueExecutor {
   const redis = connectRedis(options.redisUrl);
-  const queueVersion = options.queueVersion ?? queuePackageVersion;
-  const queue = new Queue(options.queueName ?? rolloutQueueName(queueVersion), { connection: redis });
+  const queueName = options.queueName ?? rolloutQueueName(options.queueVersion ?? queuePackageVersion);
+  const queue = new Queue(queueName, { connection: redis });
   const waiter = new JobWaiter(queue, redis, options.pollMs ?? 2000);
-  const describe =
-    options.describePolicy ?? ((policy: PolicyV1) => describePolicy(redis, options.run, policy));
-  const references = new Map<string, Promise<PolicyReference>>();
+  const reference = policyReferences(
+    options.describePolicy ?? ((policy: PolicyV1) => describePolicy(redis, options.run, policy)),
+  );
   const faults: QueueExecutor["faults"] = { "refused-result": 0, "failed-job": 0, "lost-job": 0 };
   let completed = 0;
   const fault = (kind: QueueFault["kind"], jobId: string, message: string) => {
     faults[kind]++;
     options.onFault?.({ kind, jobId, message });
   };
-  const reference = (policy: PolicyV1, refresh = false) => {
-    const name = `${policy.id}@${policy.version}`;
-    if (refresh || !references.has(name)) references.set(name, describe(policy));
-    return references.get(name) as Promise<PolicyReference>;
-  };
-  const jobOf = async (run: RunEpisodeOptions, refresh: boolean): Promise<RolloutJob> => {
-    const key: RolloutKey = {
-      run: options.run,
-      phase: options.phase,
-      policyVersion: run.policy.version,
-      taskId: run.task.id,
-      harnessHash: harnessHash(run.harness),
-      seed: run.seed,
-      mode: run.mode ?? "sample",
-    };
-    return {
-      formatVersion: 1,
-      queueVersion,
-      key,
-      task: run.task,
-      benchmark: options.benchmark,
-      harness: run.harness,
-      policy: await reference(run.policy, refresh),
-      timeLimitMs: options.timeLimitMs ?? 600_000,
-    };
-  };
-  const enqueue = (jobId: string, job: RolloutJob) =>
-    queue.add("rollout", job, {
-      jobId,
-      attempts: options.attempts ?? 5,
-      backoff: { type: "fixed", delay: 200 },
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 24 * 3600 },
-    });
-  const waitFor = (jobId: string, signal: AbortSignal | undefined): Promise<JobEnd> => {
-    if (signal === undefined) return waiter.wait(jobId);
-    signal.throwIfAborted();
-    return new Promise((settle, fail) => {
-      const abort = () => {
-        waiter.forget(jobId);
-        fail(new CancelledError("episode cancelled", { cause: signal.reason }));
-      };
-      signal.addEventListener("abort", abort, { once: true });
-      void waiter.wait(jobId).then((end) => {
-        signal.removeEventListener("abort", abort);
-        settle(end);
-      });
-    });
-  };
   const run = async (episode: RunEpisodeOptions): Promise<Trajectory> => {
-    let job = await jobOf(episode, false);
+    let job = await rolloutJobOf(options, episode, reference(episode.policy, false));
     const jobId = rolloutJobId(job.key);
     const limit = options.maxResubmits ?? 20;
     let failures = 0;
     for (let submission = 0; submission <= limit; submission++) {
-      await enqueue(jobId, job);
-      const end = await waitFor(jobId, episode.signal);
+      await enqueueRollout(queue, options, jobId, job);
+      const end = await waitForJob(waiter, jobId, episode.signal);
       if (end.state === "completed") {
         const checked = resultProblem(jobId, job, end.value);
         if (checked.problem === null) {
@@ -165,8 +180,7 @@ export function createQueueExecutor(options: QueueExecutorOptions): QueueExecuto
           throw new QueueRolloutError(`rollout job ${jobId} (task ${job.key.taskId}) failed: ${end.reason}`);
       } else {
         fault("lost-job", jobId, "the job is gone from Redis (restarted without its data?)");
-        // the weights may be gone with it: publish them again
-        job = await jobOf(episode, true);
+        job = await rolloutJobOf(options, episode, reference(episode.policy, true));
         continue;
       }
       await queue.remove(jobId).catch(() => 0);
