@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { HarnessConfig } from "./spec/harness-config.js";
+import type { HarnessConfig } from "@hs/spec";
 
 /** JSON with object keys sorted at every depth, so equal values serialise identically. */
 export function canonicalJson(value: unknown): string {

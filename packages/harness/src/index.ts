@@ -1,4 +1,6 @@
-export * from "./did-you-mean.js";
+export * from "./generic-conventions.js";
+export * from "./generic-library.js";
+export * from "./harness-call-text.js";
 export * from "./harness-hash.js";
 export * from "./json-file.js";
 export * from "./jsonl.js";
@@ -10,4 +12,3 @@ export * from "./read-harness-file.js";
 export * from "./router-decision-check.js";
 export * from "./runtime/index.js";
 export * from "./seeded-random.js";
-export * from "./spec/index.js";

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { InvalidInputError } from "./spec/errors.js";
+import { InvalidInputError } from "@hs/spec";
 
 /** Removes a leading UTF-8 byte order mark (editors on Windows write one; JSON.parse rejects it). */
 export function stripBom(text: string): string {

@@ -2,11 +2,10 @@ import { createReadStream } from "node:fs";
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
+import { InvalidInputError, type Trajectory, trajectorySchema } from "@hs/spec";
 import type { z } from "zod";
 import { stripBom } from "./json-file.js";
 import { describeZodIssue } from "./parse-harness-config.js";
-import { InvalidInputError } from "./spec/errors.js";
-import { type Trajectory, trajectorySchema } from "./spec/trajectory.js";
 
 /** Records read from a JSONL file, and one error per line that could not be read. */
 export interface JsonlReadResult<T> {

@@ -1,6 +1,5 @@
+import { type HarnessConfig, harnessConfigSchema, InvalidInputError } from "@hs/spec";
 import type { z } from "zod";
-import { InvalidInputError } from "./spec/errors.js";
-import { type HarnessConfig, harnessConfigSchema } from "./spec/harness-config.js";
 
 /** Formats the first zod issue as a field path and message. */
 export function describeZodIssue(error: z.ZodError): { field: string; message: string } {

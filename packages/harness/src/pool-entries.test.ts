@@ -1,8 +1,8 @@
+import { poolSchema } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { harnessHash } from "./harness-hash.js";
 import { createHarnessConfig } from "./parse-harness-config.js";
 import { createPool, createSibling } from "./pool-entries.js";
-import { poolSchema } from "./spec/pool.js";
 
 describe("pool entries", () => {
   it("derive ids and hashes from the harnesses and make a valid pool", () => {

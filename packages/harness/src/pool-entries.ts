@@ -1,6 +1,5 @@
+import type { FixDirection, HarnessConfig, Pool, Sibling } from "@hs/spec";
 import { harnessHash } from "./harness-hash.js";
-import type { FixDirection, HarnessConfig } from "./spec/harness-config.js";
-import type { Pool, Sibling } from "./spec/pool.js";
 
 /** What a sibling adds to its harness; its id and hash come from the harness itself. */
 export interface SiblingEntry {

@@ -1,6 +1,6 @@
+import type { Pool } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { harnessHash } from "./harness-hash.js";
-import { InvalidInputError } from "./spec/errors.js";
-import type { Pool } from "./spec/pool.js";
 
 /**
  * Verifies what a pool's entries say about their harnesses: each id equals its config's id, each hash

@@ -1,6 +1,6 @@
+import type { HarnessConfig } from "@hs/spec";
 import { readJsonFile } from "./json-file.js";
 import { parseHarnessConfig } from "./parse-harness-config.js";
-import type { HarnessConfig } from "./spec/harness-config.js";
 
 /**
  * Reads a harness config file: a BOM is accepted; a missing path, a directory, an empty file, invalid

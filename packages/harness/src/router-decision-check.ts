@@ -1,6 +1,5 @@
-import { InvalidInputError } from "./spec/errors.js";
-import type { Pool } from "./spec/pool.js";
-import type { RouterDecision } from "./spec/router.js";
+import type { Pool, RouterDecision } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 
 /** The ids of a router's decision (selected, then ranked) that are not siblings of the pool. */
 export function routerDecisionProblems(decision: RouterDecision, pool: Pool): string[] {

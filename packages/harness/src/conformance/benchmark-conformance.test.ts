@@ -1,5 +1,5 @@
+import type { BenchmarkV1 } from "@hs/spec";
 import { describe, expect, it } from "vitest";
-import type { BenchmarkV1 } from "../spec/benchmark.js";
 import { createLookupBenchmark } from "../test-environments/lookup-benchmark.js";
 import { assertBenchmarkConformance, checkBenchmarkConformance } from "./benchmark-conformance.js";
 

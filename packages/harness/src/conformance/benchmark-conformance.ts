@@ -1,11 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
+import type { BenchmarkV1, LoadTasksResult, ToolCall } from "@hs/spec";
+import { failureConventionsSchema, InvalidInputError, type Task, taskSchema, toolSpecSchema } from "@hs/spec";
 import { parseHarnessConfig } from "../parse-harness-config.js";
-import type { BenchmarkV1, LoadTasksResult } from "../spec/benchmark.js";
-import { InvalidInputError } from "../spec/errors.js";
-import { failureConventionsSchema } from "../spec/failure-conventions.js";
-import { type Task, taskSchema } from "../spec/task.js";
-import type { ToolCall } from "../spec/tool.js";
-import { toolSpecSchema } from "../spec/tool.js";
 import { type ConformanceCheck, createCheckRunner, failedLines } from "./conformance-check.js";
 import { splitProblems, taskGoldProblems, textLeaks } from "./plugin-checks.js";
 import { probeEpisode } from "./probe-episode.js";

@@ -1,5 +1,4 @@
-import type { BenchmarkV1 } from "../spec/benchmark.js";
-import type { Task } from "../spec/task.js";
+import type { BenchmarkV1, Task } from "@hs/spec";
 
 /** Secrets shorter than this are looked for only as a whole metadata value, not inside text. */
 export const shortSecretLength = 4;

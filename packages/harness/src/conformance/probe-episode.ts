@@ -1,10 +1,5 @@
+import type { BenchmarkV1, HarnessConfig, PolicyV1, PolicyView, Task, Trajectory } from "@hs/spec";
 import { runEpisode } from "../runtime/run-episode.js";
-import type { BenchmarkV1 } from "../spec/benchmark.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { PolicyView } from "../spec/message.js";
-import type { PolicyV1 } from "../spec/policy.js";
-import type { Task } from "../spec/task.js";
-import type { Trajectory } from "../spec/trajectory.js";
 
 /**
  * Runs one episode with a policy that writes nothing parsable, and returns every view it was shown: the

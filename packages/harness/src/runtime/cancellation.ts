@@ -1,4 +1,4 @@
-import { CancelledError } from "../spec/errors.js";
+import { CancelledError } from "@hs/spec";
 
 /** Rejects with `CancelledError` once the episode's signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {

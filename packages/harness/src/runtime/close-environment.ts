@@ -1,5 +1,5 @@
-import { EnvironmentError } from "../spec/errors.js";
-import type { Task } from "../spec/task.js";
+import type { Task } from "@hs/spec";
+import { EnvironmentError } from "@hs/spec";
 
 /** Closes an episode's environment; a throw names the call, the benchmark and the task. */
 export async function closeEnvironment(

@@ -1,4 +1,4 @@
-import type { Trajectory } from "../spec/trajectory.js";
+import type { Trajectory } from "@hs/spec";
 import { runEpisode } from "./run-episode.js";
 import type { RunEpisodeOptions } from "./run-episode-options.js";
 

@@ -1,5 +1,4 @@
-import type { ChatMessage } from "../spec/message.js";
-import type { endReasons, HarnessEvent, TrajectoryStep } from "../spec/trajectory.js";
+import type { ChatMessage, endReasons, HarnessEvent, TrajectoryStep } from "@hs/spec";
 import type { Turn } from "./select-context.js";
 
 /**

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Grade } from "../spec/environment.js";
-import type { Trajectory } from "../spec/trajectory.js";
+import type { Grade, Trajectory } from "@hs/spec";
 import type { Episode } from "./episode.js";
 import { allEvents } from "./episode-state.js";
 

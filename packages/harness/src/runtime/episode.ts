@@ -1,5 +1,4 @@
-import type { EnvironmentCallOptions, EnvironmentV1 } from "../spec/environment.js";
-import type { HarnessEvent, TrajectoryStep } from "../spec/trajectory.js";
+import type { EnvironmentCallOptions, EnvironmentV1, HarnessEvent, TrajectoryStep } from "@hs/spec";
 import { closeEnvironment } from "./close-environment.js";
 import { type EpisodeState, initialEpisodeState } from "./episode-state.js";
 import { assertHarnessCallTools } from "./harness-calls.js";

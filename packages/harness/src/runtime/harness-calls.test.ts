@@ -1,10 +1,9 @@
+import type { HarnessConfig } from "@hs/spec";
+import { InvalidInputError, trajectorySchema } from "@hs/spec";
 import { describe, expect, it } from "vitest";
+import { readHarnessCalls, renderHarnessCall } from "../harness-call-text.js";
 import { harnessHash } from "../harness-hash.js";
 import { parseHarnessConfig } from "../parse-harness-config.js";
-import { InvalidInputError } from "../spec/errors.js";
-import { readHarnessCalls, renderHarnessCall } from "../spec/harness-call.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import { trajectorySchema } from "../spec/trajectory.js";
 import {
   createLookupBenchmark,
   createScriptedPolicy,

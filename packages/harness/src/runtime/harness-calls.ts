@@ -1,7 +1,5 @@
-import { InvalidInputError } from "../spec/errors.js";
-import type { CaptureSource, FollowUp, HarnessCall } from "../spec/harness-call.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { ToolCall, ToolSpec } from "../spec/tool.js";
+import type { CaptureSource, FollowUp, HarnessCall, HarnessConfig, ToolCall, ToolSpec } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 
 const templateField = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}/g;
 

@@ -1,5 +1,4 @@
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { ToolCall, ToolSpec } from "../spec/tool.js";
+import type { HarnessConfig, ToolCall, ToolSpec } from "@hs/spec";
 import { fillTemplate } from "./template.js";
 
 /** Whether a non-terminal call counts as a submit (`verification.submitMatch`). */

@@ -1,6 +1,4 @@
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { PolicyAction } from "../spec/policy.js";
-import type { ToolCall } from "../spec/tool.js";
+import type { HarnessConfig, PolicyAction, ToolCall } from "@hs/spec";
 
 /** The result of reading an action: tool calls, or why none could be read. */
 export type ParsedAction = { ok: true; calls: ToolCall[] } | { ok: false; reason: string };

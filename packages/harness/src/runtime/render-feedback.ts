@@ -1,4 +1,4 @@
-import type { HarnessConfig } from "../spec/harness-config.js";
+import type { HarnessConfig } from "@hs/spec";
 import { fillTemplate } from "./template.js";
 
 /** Renders (section `errorRecovery`) how a tool error is shown. */

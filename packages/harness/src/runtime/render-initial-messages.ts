@@ -1,7 +1,4 @@
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { ChatMessage } from "../spec/message.js";
-import type { Task } from "../spec/task.js";
-import type { ToolSpec } from "../spec/tool.js";
+import type { ChatMessage, HarnessConfig, Task, ToolSpec } from "@hs/spec";
 import { fillTemplate, metadataValues } from "./template.js";
 
 /** Describes tools in plain text for the `{tools}` template field of the system prompt. */

@@ -1,7 +1,4 @@
-import type { BenchmarkV1 } from "../spec/benchmark.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { PolicyV1 } from "../spec/policy.js";
-import type { Task } from "../spec/task.js";
+import type { BenchmarkV1, HarnessConfig, PolicyV1, Task } from "@hs/spec";
 
 /** Options of one episode. */
 export interface RunEpisodeOptions {

@@ -1,6 +1,6 @@
+import type { HarnessConfig } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createHarnessConfig, parseHarnessConfig } from "../parse-harness-config.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
 import {
   createLookupBenchmark,
   createScriptedPolicy,

@@ -1,7 +1,6 @@
+import type { Grade, Trajectory } from "@hs/spec";
+import { CancelledError, HarnessSError } from "@hs/spec";
 import { harnessHash } from "../harness-hash.js";
-import type { Grade } from "../spec/environment.js";
-import { CancelledError, HarnessSError } from "../spec/errors.js";
-import type { Trajectory } from "../spec/trajectory.js";
 import { throwIfAborted } from "./cancellation.js";
 import { closeEnvironment } from "./close-environment.js";
 import { type Episode, openEpisode } from "./episode.js";

@@ -1,4 +1,4 @@
-import type { ToolCall } from "../spec/tool.js";
+import type { ToolCall } from "@hs/spec";
 import type { Episode } from "./episode.js";
 import { expandHarnessCalls, firingFollowUps } from "./harness-calls.js";
 import { runHarnessCalls } from "./run-harness-calls.js";

@@ -1,6 +1,5 @@
-import { renderHarnessCall } from "../spec/harness-call.js";
-import type { ToolCall } from "../spec/tool.js";
-import type { HarnessEvent, TrajectoryStep } from "../spec/trajectory.js";
+import type { HarnessEvent, ToolCall, TrajectoryStep } from "@hs/spec";
+import { renderHarnessCall } from "../harness-call-text.js";
 import type { Episode } from "./episode.js";
 import { expandHarnessCalls } from "./harness-calls.js";
 import { truncateObservation } from "./select-context.js";

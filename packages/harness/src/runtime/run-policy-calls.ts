@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult } from "../spec/tool.js";
+import type { ToolCall, ToolResult } from "@hs/spec";
 import type { Episode } from "./episode.js";
 import { holdSubmitForCheck } from "./hold-submit.js";
 import { renderToolError, renderToolResult } from "./render-feedback.js";

@@ -1,8 +1,6 @@
+import type { ChatMessage, PolicyAction, PolicyView, TrajectoryStep } from "@hs/spec";
+import { CancelledError } from "@hs/spec";
 import { textSeed } from "../seeded-random.js";
-import { CancelledError } from "../spec/errors.js";
-import type { ChatMessage, PolicyView } from "../spec/message.js";
-import type { PolicyAction } from "../spec/policy.js";
-import type { TrajectoryStep } from "../spec/trajectory.js";
 import type { Episode } from "./episode.js";
 import { type ParsedAction, parseAction } from "./parse-action.js";
 import { renderMalformedAction } from "./render-feedback.js";

@@ -1,5 +1,4 @@
-import type { ToolCall } from "../spec/tool.js";
-import type { TrajectoryStep } from "../spec/trajectory.js";
+import type { ToolCall, TrajectoryStep } from "@hs/spec";
 import type { Episode } from "./episode.js";
 import { captureValues, expandHarnessCalls } from "./harness-calls.js";
 import { runHarnessCalls } from "./run-harness-calls.js";

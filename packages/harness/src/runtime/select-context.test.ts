@@ -1,5 +1,5 @@
+import type { ChatMessage } from "@hs/spec";
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../spec/message.js";
 import { selectContext, type Turn, trimOlderOutputs } from "./select-context.js";
 
 const marker = "[NOT SHOWN FOR BREVITY]";

@@ -1,5 +1,4 @@
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { ChatMessage } from "../spec/message.js";
+import type { ChatMessage, HarnessConfig } from "@hs/spec";
 
 /** One policy turn: its reply and the feedback the harness showed after it. */
 export interface Turn {

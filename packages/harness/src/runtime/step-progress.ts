@@ -1,5 +1,4 @@
-import type { ChatMessage } from "../spec/message.js";
-import type { HarnessEvent, TrajectoryStep } from "../spec/trajectory.js";
+import type { ChatMessage, HarnessEvent, TrajectoryStep } from "@hs/spec";
 import type { EpisodeState } from "./episode-state.js";
 
 /** What one step has done so far; its counters reach the episode state when the step is recorded. */

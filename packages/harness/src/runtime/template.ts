@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../spec/errors.js";
+import { InvalidInputError } from "@hs/spec";
 
 const templateField = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}/g;
 

@@ -1,6 +1,5 @@
-import { InvalidInputError } from "../spec/errors.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { ToolCall, ToolSpec } from "../spec/tool.js";
+import type { HarnessConfig, ToolCall, ToolSpec } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 
 /** The tools a harness shows and how each shown tool maps onto environment calls. */
 export interface ToolExposure {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
+import type { PolicyAction } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { runEpisode } from "../runtime/run-episode.js";
-import type { PolicyAction } from "../spec/policy.js";
 import { createRemoteBenchmark, startRemoteWorldServer } from "./remote-benchmark.js";
 import { createScriptedPolicy } from "./scripted-policy.js";
 import { createWorkspaceBenchmark } from "./workspace-benchmark.js";

@@ -1,9 +1,5 @@
+import type { BenchmarkV1, EnvironmentV1, EpisodeOutcome, HarnessConfig, Task, ToolSpec } from "@hs/spec";
 import { createHarnessConfig } from "../parse-harness-config.js";
-import type { BenchmarkV1, EpisodeOutcome } from "../spec/benchmark.js";
-import type { EnvironmentV1 } from "../spec/environment.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { Task } from "../spec/task.js";
-import type { ToolSpec } from "../spec/tool.js";
 
 const facts: Record<string, string> = { france: "Paris", peru: "Lima", japan: "Tokyo", kenya: "Nairobi" };
 const questions = Object.keys(facts).map((country, index) => ({ id: `lookup/${index}`, country }));

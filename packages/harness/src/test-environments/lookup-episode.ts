@@ -1,6 +1,5 @@
+import type { HarnessConfig, Trajectory } from "@hs/spec";
 import { runEpisode } from "../runtime/run-episode.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { Trajectory } from "../spec/trajectory.js";
 import { createLookupBenchmark, lookupTextHarness } from "./lookup-benchmark.js";
 import { createScriptedPolicy } from "./scripted-policy.js";
 

@@ -1,5 +1,4 @@
-import type { ActionGrammarV1, GrammarStep } from "../spec/action-grammar.js";
-import type { PolicyView } from "../spec/message.js";
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/spec";
 
 const kinds = ["lookup", "dump", "answer"] as const;
 

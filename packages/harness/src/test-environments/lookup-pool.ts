@@ -1,7 +1,6 @@
+import type { HarnessConfig, Pool } from "@hs/spec";
 import { createHarnessConfig } from "../parse-harness-config.js";
 import { createPool, createSibling } from "../pool-entries.js";
-import type { HarnessConfig } from "../spec/harness-config.js";
-import type { Pool } from "../spec/pool.js";
 import { lookupTextHarness } from "./lookup-benchmark.js";
 
 function sibling(id: string, direction: "budget" | "verification", config: HarnessConfig) {

@@ -1,5 +1,4 @@
-import type { PolicyView } from "../spec/message.js";
-import type { PolicyV1 } from "../spec/policy.js";
+import type { PolicyV1, PolicyView } from "@hs/spec";
 
 /**
  * Test equipment: a deterministic policy for the lookup benchmark whose behaviour depends on what the

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LearnerStats, LearnerV1, TrainingBatch } from "../spec/learner.js";
+import type { LearnerStats, LearnerV1, TrainingBatch } from "@hs/spec";
 
 /** A learner that records every batch it is given, for tests of training loops without a network. */
 export interface RecordingLearner extends LearnerV1 {

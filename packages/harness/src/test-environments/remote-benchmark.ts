@@ -1,11 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { BenchmarkV1, EnvironmentV1, EpisodeOutcome, Task, ToolSpec } from "@hs/spec";
+import { ApiCallError } from "@hs/spec";
 import { createHarnessConfig } from "../parse-harness-config.js";
-import type { BenchmarkV1, EpisodeOutcome } from "../spec/benchmark.js";
-import type { EnvironmentV1 } from "../spec/environment.js";
-import { ApiCallError } from "../spec/errors.js";
-import type { Task } from "../spec/task.js";
-import type { ToolSpec } from "../spec/tool.js";
 
 interface World {
   balance: number;

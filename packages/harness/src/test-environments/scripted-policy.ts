@@ -1,5 +1,4 @@
-import type { PolicyView } from "../spec/message.js";
-import type { PolicyAction, PolicyV1 } from "../spec/policy.js";
+import type { PolicyAction, PolicyV1, PolicyView } from "@hs/spec";
 
 /** One scripted reply: text, a full action, or a function of the view. */
 export type ScriptedReply =

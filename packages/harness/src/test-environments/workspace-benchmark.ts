@@ -2,12 +2,17 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import type {
+  BenchmarkV1,
+  EnvironmentCallOptions,
+  EnvironmentV1,
+  EpisodeOutcome,
+  Task,
+  ToolResult,
+  ToolSpec,
+} from "@hs/spec";
+import { EnvironmentError } from "@hs/spec";
 import { createHarnessConfig } from "../parse-harness-config.js";
-import type { BenchmarkV1, EpisodeOutcome } from "../spec/benchmark.js";
-import type { EnvironmentCallOptions, EnvironmentV1 } from "../spec/environment.js";
-import { EnvironmentError } from "../spec/errors.js";
-import type { Task } from "../spec/task.js";
-import type { ToolResult, ToolSpec } from "../spec/tool.js";
 
 const buggySource = "export function add(a, b) {\n  return a - b;\n}\n";
 const testSource = [

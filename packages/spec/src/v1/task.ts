@@ -31,9 +31,3 @@ export type ObservedTask = Omit<Task, "category"> & {
   /** The observable category; absent when the benchmark declares none. */
   category?: string;
 };
-
-/** The observed view of a task: its category replaced by `observableCategory` (absent: dropped). */
-export function observeTask(task: Task | ObservedTask, observableCategory?: string): ObservedTask {
-  const { category: _category, ...observed } = task as Task;
-  return observableCategory === undefined ? observed : { ...observed, category: observableCategory };
-}

@@ -1,6 +1,5 @@
 export * from "./action-grammar.js";
 export * from "./benchmark.js";
-export * from "./capture-groups.js";
 export * from "./environment.js";
 export * from "./errors.js";
 export * from "./evolution-library.js";
@@ -15,7 +14,6 @@ export * from "./policy.js";
 export * from "./pool.js";
 export * from "./profile.js";
 export * from "./router.js";
-export * from "./strict-object.js";
 export * from "./task.js";
 export * from "./tool.js";
 export * from "./trajectory.js";

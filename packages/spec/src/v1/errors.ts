@@ -1,3 +1,5 @@
+// The marker keeps the name it had when the errors lived in @hs/harness, so that errors thrown by older
+// copies are still recognised.
 const marker = Symbol.for("@hs/harness.error");
 
 /** Options accepted by every Harness-S error. */

@@ -167,7 +167,8 @@ export type Trajectory = z.infer<typeof trajectorySchema>;
  * A trajectory as routers, judges, proposers, classifiers and profiles receive it: everything the policy
  * was shown and did, and the outcome, but no grading details (labels, gold patches, expected hashes)
  * and no dataset category. `gradeDetails?: never` makes a full `Trajectory` a type error where an
- * observed one is expected; `observeTrajectory` is the boundary that strips both at runtime.
+ * observed one is expected; `observeTrajectory` (`@hs/harness`) is the boundary that strips both at
+ * runtime.
  */
 export type ObservedTrajectory = Omit<Trajectory, "gradeDetails" | "category"> & {
   /** The benchmark's observable category (`BenchmarkV1.observableCategory`); absent when none is declared. */
@@ -175,16 +176,3 @@ export type ObservedTrajectory = Omit<Trajectory, "gradeDetails" | "category"> &
   /** Never present: grading details stay with the grader. */
   gradeDetails?: never;
 };
-
-/**
- * Drops the grading details and the dataset category of a trajectory, for the components that must
- * never read them; `observableCategory` (what the benchmark declares the agent is shown) replaces the
- * category when given. Returns a new object; the input is not changed.
- */
-export function observeTrajectory(
-  trajectory: Trajectory | ObservedTrajectory,
-  observableCategory?: string,
-): ObservedTrajectory {
-  const { gradeDetails: _details, category: _category, ...observed } = trajectory as Trajectory;
-  return observableCategory === undefined ? observed : { ...observed, category: observableCategory };
-}

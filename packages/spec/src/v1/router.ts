@@ -25,7 +25,7 @@ export interface RoutingInput {
   task: ObservedTask;
   /**
    * The failed base-harness group (empty for Rank-1 inference, before any failure), without grading
-   * details or dataset category (`observeTrajectory`).
+   * details or dataset category (`observeTrajectory` of `@hs/harness`).
    */
   failedGroup: readonly ObservedTrajectory[];
   /** The frozen pool. */

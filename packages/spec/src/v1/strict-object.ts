@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeUnknownKeys } from "../did-you-mean.js";
+import { describeUnknownKeys } from "./did-you-mean.js";
 
 /**
  * A `z.strictObject` whose unknown-key error names each unknown key, the closest known key ("did you

@@ -1,0 +1,1 @@
+export * from "./v1/index.js";
