@@ -1,15 +1,15 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  type ActionGrammarV1,
-  type BenchmarkPluginContextV1,
-  type BenchmarkPluginV1,
-  type BenchmarkV1,
-  type HarnessConfig,
-  readHarnessConfigFile,
-  type Task,
-} from "@hs/harness";
+import { readHarnessConfigFile } from "@hs/harness";
 import { splitProblems, taskGoldProblems } from "@hs/harness/conformance";
+import type {
+  ActionGrammarV1,
+  BenchmarkPluginContextV1,
+  BenchmarkPluginV1,
+  BenchmarkV1,
+  HarnessConfig,
+  Task,
+} from "@hs/spec";
 import { type BenchmarkSelection, type CommandArguments, UsageError } from "./command.js";
 import { loadBenchmarkPlugin, loadGrammarPlugin, pluginDirectoryOf } from "./plugins.js";
 

@@ -1,6 +1,6 @@
 import { createChatPolicy, reportFailures, summarizeFailures } from "@hs/chat-policy";
-import type { LearnerV1, PolicyV1 } from "@hs/harness";
 import { chatPolicyReference, type PolicyReference } from "@hs/queue";
+import type { LearnerV1, PolicyV1 } from "@hs/spec";
 import { type CommandArguments, integerOption, stringOption, UsageError } from "./command.js";
 import type { OptionTable } from "./option-table.js";
 import { createServedModelLearner } from "./served-model-learner.js";

@@ -1,4 +1,4 @@
-import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
+import type { BenchmarkPluginV1, PluginOptionValues } from "@hs/spec";
 import { parseNumberText } from "./arguments.js";
 import type { OptionTable } from "./option-table.js";
 

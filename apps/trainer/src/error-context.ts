@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import type { CommandArguments } from "./command.js";
 
 /**

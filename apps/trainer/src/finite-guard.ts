@@ -1,6 +1,6 @@
-import type { LearnerV1 } from "@hs/harness";
-import { HarnessSError } from "@hs/harness";
 import type { EmbeddedPolicy } from "@hs/policy-embedded";
+import type { LearnerV1 } from "@hs/spec";
+import { HarnessSError } from "@hs/spec";
 
 /** Training produced a non-finite loss or weight; the step was not checkpointed. */
 export class NonFiniteTrainingError extends HarnessSError {

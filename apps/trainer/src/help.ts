@@ -1,4 +1,4 @@
-import type { BenchmarkPluginV1 } from "@hs/harness";
+import type { BenchmarkPluginV1 } from "@hs/spec";
 import type { Command } from "./command.js";
 import { type OptionTable, renderOptionTable } from "./option-table.js";
 import { sharedOptions } from "./shared-options.js";

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { BenchmarkPluginV1 } from "@hs/harness";
+import type { BenchmarkPluginV1 } from "@hs/spec";
 import { checkArguments } from "./arguments.js";
 import { type Command, type CommandArguments, type CommandIo, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";

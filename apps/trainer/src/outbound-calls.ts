@@ -1,5 +1,5 @@
 import { createChatPolicy } from "@hs/chat-policy";
-import type { PolicyV1 } from "@hs/harness";
+import type { PolicyV1 } from "@hs/spec";
 
 /** Time limit and retries of one kind of outbound call, as the user set them. */
 export interface CallLimits {

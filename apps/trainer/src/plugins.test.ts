@@ -9,8 +9,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { BenchmarkPluginV1, Task } from "@hs/harness";
 import { assertBenchmarkConformance } from "@hs/harness/conformance";
+import type { BenchmarkPluginV1, Task } from "@hs/spec";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "./main.js";
 import { importPluginModule, loadBenchmarkPlugin } from "./plugins.js";

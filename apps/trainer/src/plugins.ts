@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { BenchmarkPluginV1, GrammarPluginV1, RouterPluginV1 } from "@hs/harness";
+import type { BenchmarkPluginV1, GrammarPluginV1, RouterPluginV1 } from "@hs/spec";
 import { z } from "zod";
 import { UsageError } from "./command.js";
 

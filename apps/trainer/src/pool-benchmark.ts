@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { PluginOptionValues } from "@hs/harness";
+import type { PluginOptionValues } from "@hs/spec";
 import { z } from "zod";
 import { type BenchmarkSelection, type CommandArguments, UsageError } from "./command.js";
 import { loadBenchmarkPlugin, looksLikePath } from "./plugins.js";

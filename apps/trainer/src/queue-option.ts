@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import type { PluginOptionValues, PolicyV1 } from "@hs/harness";
 import {
   type BenchmarkReference,
   createQueueExecutor,
   type PolicyReference,
   type QueueExecutor,
 } from "@hs/queue";
+import type { PluginOptionValues, PolicyV1 } from "@hs/spec";
 import {
   type BenchmarkSelection,
   type CommandArguments,

@@ -1,6 +1,7 @@
-import { type BenchmarkV1, genericConventions, type RouterContextV1, type RouterV1 } from "@hs/harness";
+import { genericConventions } from "@hs/harness";
 import { defaultRouter } from "@hs/harness-s";
 import { createProfileRouter } from "@hs/router";
+import type { BenchmarkV1, RouterContextV1, RouterV1 } from "@hs/spec";
 import { loadRouterPlugin } from "./plugins.js";
 
 /** The routers `--router` names without a package: the Harness-S default and the profile router alone. */

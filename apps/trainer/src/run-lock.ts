@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { HarnessSError } from "@hs/harness";
+import { HarnessSError } from "@hs/spec";
 import { z } from "zod";
 
 /** Name of the lock file inside a run directory. */

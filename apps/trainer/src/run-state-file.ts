@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 
 /**
  * The step a run directory's last checkpoint ends (`checkpoints/latest.json`), 0 without one. A

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError, type LearnerStats, type LearnerV1, type TrainingBatch } from "@hs/harness";
+import { InvalidInputError, type LearnerStats, type LearnerV1, type TrainingBatch } from "@hs/spec";
 import { z } from "zod";
 import { writeFileAtomic } from "./atomic-file.js";
 

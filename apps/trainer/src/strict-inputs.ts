@@ -1,5 +1,5 @@
 import { readPool } from "@hs/evolution";
-import { type BenchmarkV1, InvalidInputError, type Pool, type ProfileSet } from "@hs/harness";
+import { type BenchmarkV1, InvalidInputError, type Pool, type ProfileSet } from "@hs/spec";
 
 /** Reads a pool and verifies it was evolved for `benchmark` (plus its hashes and ids, as readPool does). */
 export function readPoolFor(benchmark: BenchmarkV1, file: string): Promise<Pool> {

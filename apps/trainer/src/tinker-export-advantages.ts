@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "@hs/harness";
 import { type AdvantageMethod, advantageMethods, groupAdvantages } from "@hs/rescue-grpo";
+import { InvalidInputError } from "@hs/spec";
 import type { GroupAdvantages } from "@hs/tinker";
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { InvalidInputError, type LearnerV1, type PolicyV1 } from "@hs/harness";
+import { InvalidInputError, type LearnerV1, type PolicyV1 } from "@hs/spec";
 import {
   ChatRenderer,
   defaultCallPolicy,

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type HarnessConfig, harnessHash, type Task } from "@hs/harness";
+import { harnessHash } from "@hs/harness";
 import type { TrainerConfig } from "@hs/rescue-grpo";
+import type { HarnessConfig, Task } from "@hs/spec";
 import { fileDigest, flattenInto, type RunFingerprint, valueDigest } from "./run-directory.js";
 
 /** Everything that shapes an `hs train` run, as given on the command line and loaded. */

@@ -1,4 +1,4 @@
-import type { EnvironmentV1, Task } from "@hs/harness";
+import type { EnvironmentV1, Task } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAppWorld } from "./create-appworld.js";
 import { offlineTask } from "./world/offline-tasks.js";

@@ -1,4 +1,4 @@
-import { failureConventionsSchema, macroToolSchema } from "@hs/harness";
+import { failureConventionsSchema, macroToolSchema } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { appworldLibrary } from "./evolution-library.js";
 import { appworldConventions } from "./failure-conventions.js";

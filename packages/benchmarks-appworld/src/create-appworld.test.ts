@@ -1,7 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseHarnessConfig, runEpisode, type Task } from "@hs/harness";
+import { parseHarnessConfig, runEpisode } from "@hs/harness";
+import type { Task } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createAppWorld } from "./create-appworld.js";

@@ -12,7 +12,7 @@ import {
   type LoadTasksOptions,
   type LoadTasksResult,
   type Task,
-} from "@hs/harness";
+} from "@hs/spec";
 import { readGroundTruthMetadata, readGroundTruthSolution } from "./dataset/appworld-data.js";
 import { AppWorldEnvironment } from "./environment.js";
 import { appworldLibrary } from "./evolution-library.js";

@@ -6,8 +6,8 @@ import type {
   ToolCall,
   ToolResult,
   ToolSpec,
-} from "@hs/harness";
-import { EnvironmentError } from "@hs/harness";
+} from "@hs/spec";
+import { EnvironmentError } from "@hs/spec";
 import { executeToolName } from "./presets.js";
 import { AppWorldClient, type AppWorldClientOptions } from "./protocol/appworld-client.js";
 import type { Evaluation, InitializeOptions } from "./protocol/schemas.js";

@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 import { appworldHarnessCallLibrary } from "./harness-call-directions.js";
 import { executeToolName } from "./presets.js";
 

@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
 
 /** The state-changing API verbs of AppWorld-style apps, as they appear in agent code. */
 const changeVerbs =

@@ -1,4 +1,5 @@
-import { type HarnessConfig, parseHarnessConfig, runEpisode, type Task } from "@hs/harness";
+import { parseHarnessConfig, runEpisode } from "@hs/harness";
+import type { HarnessConfig, Task } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createAppWorld } from "./create-appworld.js";

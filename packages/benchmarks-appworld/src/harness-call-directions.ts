@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 import { executeToolName } from "./presets.js";
 
 /** The last `apis.APP.API(` a piece of code calls. */

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 
 /** One task id of a dataset file, with its line. */
 export interface TaskIdLine {

@@ -3,7 +3,7 @@ import {
   type BenchmarkPluginV1,
   InvalidInputError,
   type PluginOptionValues,
-} from "@hs/harness";
+} from "@hs/spec";
 import { createAppWorld } from "./create-appworld.js";
 
 function stringOption(values: PluginOptionValues, name: string): string | undefined {

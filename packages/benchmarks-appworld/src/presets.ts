@@ -1,4 +1,5 @@
-import { type HarnessConfig, parseHarnessConfig } from "@hs/harness";
+import { parseHarnessConfig } from "@hs/harness";
+import type { HarnessConfig } from "@hs/spec";
 
 /** The tool both presets drive: run Python in the task's shell. */
 export const executeToolName = "execute";

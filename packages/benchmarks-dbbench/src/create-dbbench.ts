@@ -14,7 +14,7 @@ import {
   type LoadTasksOptions,
   type LoadTasksResult,
   type Task,
-} from "@hs/harness";
+} from "@hs/spec";
 import type { DbBenchRecord } from "./data/dbbench-record.js";
 import { parseRecords } from "./data/load-records.js";
 import type { DatabaseEngine, StatementLimits } from "./engines/database-engine.js";

@@ -5,7 +5,7 @@ import {
   type ToolCall,
   type ToolResult,
   type ToolSpec,
-} from "@hs/harness";
+} from "@hs/spec";
 import {
   type DbBenchRecord,
   modificationTypes,

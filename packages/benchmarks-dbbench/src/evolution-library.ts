@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 import { dbbenchHarnessCallLibrary } from "./harness-call-directions.js";
 
 /**

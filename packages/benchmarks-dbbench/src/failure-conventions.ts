@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
 
 /**
  * DBBench (AgentBench DB task). AgentBench prints a SQL result as the Python `str()` of the fetched

@@ -1,5 +1,6 @@
-import { type HarnessConfig, parseHarnessConfig, runEpisode } from "@hs/harness";
+import { parseHarnessConfig, runEpisode } from "@hs/harness";
 import { createScriptedPolicy } from "@hs/harness/test-environments";
+import type { HarnessConfig } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createDbBench } from "./create-dbbench.js";
 import { dbbenchLibrary } from "./evolution-library.js";

@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 
 /** The table of a DBBench task, as its public metadata names it. */
 const table = "`{metadata.tableName}`";

@@ -1,4 +1,4 @@
-import type { Task } from "@hs/harness";
+import type { Task } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createDbBench } from "./create-dbbench.js";
 import { observableCategory } from "./observable-category.js";

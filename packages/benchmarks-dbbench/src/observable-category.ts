@@ -1,4 +1,4 @@
-import type { Task } from "@hs/harness";
+import type { Task } from "@hs/spec";
 
 /**
  * What the instruction says of the kind of task, in the words a reader (the agent) sees. The dataset's

@@ -1,4 +1,4 @@
-import { goldReplayReportSchema, InvalidInputError } from "@hs/harness";
+import { goldReplayReportSchema, InvalidInputError } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createDbBench, type DbBench } from "./create-dbbench.js";
 import defaultPlugin, { benchmarkPlugin } from "./index.js";

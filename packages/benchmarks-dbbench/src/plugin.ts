@@ -3,7 +3,7 @@ import {
   type BenchmarkPluginV1,
   InvalidInputError,
   type PluginOptionValues,
-} from "@hs/harness";
+} from "@hs/spec";
 import { z } from "zod";
 import { createDbBench } from "./create-dbbench.js";
 

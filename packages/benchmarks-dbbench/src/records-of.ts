@@ -1,4 +1,4 @@
-import type { BenchmarkV1 } from "@hs/harness";
+import type { BenchmarkV1 } from "@hs/spec";
 import type { DbBenchRecord } from "./data/dbbench-record.js";
 
 /** Private access to the records behind tasks, for gold replay and engine comparison inside this package. */

@@ -1,4 +1,4 @@
-import type { EpisodeOutcome } from "@hs/harness";
+import type { EpisodeOutcome } from "@hs/spec";
 
 /** AgentBench's DBBench query types, in the order its metrics list them. */
 export const queryTypes = [

@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseHarnessConfig, renderInitialMessages, runEpisode, type Task } from "@hs/harness";
+import { parseHarnessConfig, renderInitialMessages, runEpisode } from "@hs/harness";
+import type { Task } from "@hs/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";

@@ -13,7 +13,7 @@ import {
   type LoadTasksOptions,
   type LoadTasksResult,
   type Task,
-} from "@hs/harness";
+} from "@hs/spec";
 import {
   bundledOwner,
   bundledPython,

@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 import { sweGymHarnessCallLibrary } from "./harness-call-directions.js";
 
 /** Texts and macros the evolution operators draw from, phrased for a repository-fixing agent. */

@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
 
 /**
  * What SWE-Gym episodes look like to failure rules: empty command output, the submit tools, edits, and

@@ -1,13 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createToolExposure,
-  type HarnessConfig,
-  parseHarnessConfig,
-  runEpisode,
-  type Task,
-} from "@hs/harness";
+import { createToolExposure, parseHarnessConfig, runEpisode } from "@hs/harness";
+import type { HarnessConfig, Task } from "@hs/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";

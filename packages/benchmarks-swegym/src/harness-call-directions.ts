@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 import { traceBeforeAfterCommand, traceStatementCommand } from "./statement/statement-trace.js";
 
 /** mini-swe-agent's submission marker: a bash command holding it submits (swebench.yaml). */

@@ -1,5 +1,5 @@
-import type { BenchmarkPluginContextV1, BenchmarkPluginV1, PluginOptionValues } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import type { BenchmarkPluginContextV1, BenchmarkPluginV1, PluginOptionValues } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { createSweGym } from "./create-swegym.js";
 
 function stringOption(values: PluginOptionValues, name: string): string | undefined {

@@ -1,4 +1,5 @@
-import { type HarnessConfig, parseHarnessConfig } from "@hs/harness";
+import { parseHarnessConfig } from "@hs/harness";
+import type { HarnessConfig } from "@hs/spec";
 import {
   miniSweAgentFormatErrorTemplate,
   miniSweAgentInstanceTemplate,

@@ -1,4 +1,4 @@
-import type { EpisodeOutcome } from "@hs/harness";
+import type { EpisodeOutcome } from "@hs/spec";
 
 /**
  * SWE-bench's run-report counts (SWE-bench@v4.1.0 swebench/harness/reporting.py `make_run_report`:

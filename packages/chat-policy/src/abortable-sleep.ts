@@ -1,4 +1,4 @@
-import { CancelledError } from "@hs/harness";
+import { CancelledError } from "@hs/spec";
 
 /** Waits `milliseconds`; rejects with `CancelledError` as soon as the signal aborts. */
 export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;

@@ -1,4 +1,5 @@
-import { describeZodIssue, type HarnessSError, InvalidInputError } from "@hs/harness";
+import { describeZodIssue } from "@hs/harness";
+import { type HarnessSError, InvalidInputError } from "@hs/spec";
 import { z } from "zod";
 import { abortableSleep, type Sleep } from "./abortable-sleep.js";
 

@@ -1,5 +1,5 @@
-import type { PolicyView } from "@hs/harness";
-import { ApiCallError, CancelledError, HarnessSError, InvalidInputError, TimeoutError } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
+import { ApiCallError, CancelledError, HarnessSError, InvalidInputError, TimeoutError } from "@hs/spec";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ChatCompletionsTestServer,

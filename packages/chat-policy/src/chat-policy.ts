@@ -7,7 +7,7 @@ import {
   type PolicyV1,
   type PolicyView,
   TimeoutError,
-} from "@hs/harness";
+} from "@hs/spec";
 import {
   type ChatPolicyOptions,
   type ChatPolicySettings,

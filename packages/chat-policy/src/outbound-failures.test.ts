@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ApiCallError, type PolicyView, TimeoutError } from "@hs/harness";
+import { ApiCallError, type PolicyView, TimeoutError } from "@hs/spec";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type ChatCompletionsTestServer,

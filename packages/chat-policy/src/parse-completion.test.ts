@@ -1,4 +1,4 @@
-import { policyActionSchema } from "@hs/harness";
+import { policyActionSchema } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { parseChatCompletion } from "./parse-completion.js";
 

@@ -1,5 +1,5 @@
-import type { PolicyAction, TokenLogprob, ToolCall } from "@hs/harness";
 import { describeZodIssue } from "@hs/harness";
+import type { PolicyAction, TokenLogprob, ToolCall } from "@hs/spec";
 import { z } from "zod";
 
 /** What the chat policy keeps from a reply beyond the action itself (stored as `PolicyAction.trace`). */

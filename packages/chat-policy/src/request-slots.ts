@@ -1,4 +1,4 @@
-import { CancelledError } from "@hs/harness";
+import { CancelledError } from "@hs/spec";
 import pLimit, { type LimitFunction } from "p-limit";
 
 /** At most `limit` tasks at once across every call of one policy instance, in arrival order (p-limit). */

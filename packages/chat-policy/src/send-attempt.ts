@@ -1,4 +1,4 @@
-import { ApiCallError, CancelledError, HarnessSError, TimeoutError } from "@hs/harness";
+import { ApiCallError, CancelledError, HarnessSError, TimeoutError } from "@hs/spec";
 import type OpenAI from "openai";
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { ChatPolicySettings } from "./chat-policy-options.js";

@@ -1,11 +1,6 @@
-import type { PolicyActOptions, ToolSpec } from "@hs/harness";
-import {
-  type ChatMessage,
-  describeZodIssue,
-  InvalidInputError,
-  type PolicyView,
-  policyViewSchema,
-} from "@hs/harness";
+import { describeZodIssue } from "@hs/harness";
+import type { PolicyActOptions, ToolSpec } from "@hs/spec";
+import { type ChatMessage, InvalidInputError, type PolicyView, policyViewSchema } from "@hs/spec";
 import type { ChatPolicySettings } from "./chat-policy-options.js";
 
 /** A tool call as the chat-completions protocol writes it. */

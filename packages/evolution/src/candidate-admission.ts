@@ -1,4 +1,5 @@
-import { createSibling, type FixDirection, type HarnessConfig, type Sibling } from "@hs/harness";
+import { createSibling } from "@hs/harness";
+import type { FixDirection, HarnessConfig, Sibling } from "@hs/spec";
 import type { Admission, EvolutionRun } from "./evolution-run.js";
 import type { CandidateRecord, EvolutionReport } from "./evolve.js";
 import type { PairedRescues } from "./reroll-control.js";

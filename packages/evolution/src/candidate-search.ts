@@ -1,10 +1,5 @@
-import {
-  type FixDirection,
-  type HarnessConfig,
-  harnessHash,
-  observedTrajectory,
-  type Trajectory,
-} from "@hs/harness";
+import { harnessHash, observedTrajectory } from "@hs/harness";
+import type { FixDirection, HarnessConfig, Trajectory } from "@hs/spec";
 import { type Candidate, scoreOf } from "./candidate-admission.js";
 import type { EvolutionRun } from "./evolution-run.js";
 import type { CandidateRecord, EvolutionReport } from "./evolve.js";

@@ -1,13 +1,6 @@
 import type { FailureMode } from "@hs/failure-analysis";
-import type {
-  EvolutionLibrary,
-  FixDirection,
-  HarnessConfig,
-  Random,
-  Sibling,
-  Task,
-  Trajectory,
-} from "@hs/harness";
+import type { Random } from "@hs/harness";
+import type { EvolutionLibrary, FixDirection, HarnessConfig, Sibling, Task, Trajectory } from "@hs/spec";
 import type { EvolveOptions } from "./evolve.js";
 import type { MutationOperator } from "./operators.js";
 import type { ProposalLogEntry } from "./proposer.js";

@@ -1,5 +1,6 @@
 import { episodeSeed, labelTrajectory, modesOf, runJobs } from "@hs/failure-analysis";
-import { observedTask, type Task, type Trajectory } from "@hs/harness";
+import { observedTask } from "@hs/harness";
+import type { Task, Trajectory } from "@hs/spec";
 import type { EvolveOptions } from "./evolve.js";
 
 /** The base run of an evolution: every trajectory (failures labelled), split by outcome. */

@@ -1,5 +1,6 @@
-import { type PolicyV1, type PolicyView, rerollControlId, textSeed } from "@hs/harness";
+import { textSeed } from "@hs/harness";
 import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
+import { type PolicyV1, type PolicyView, rerollControlId } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { evolvePool } from "./evolve.js";
 

@@ -1,12 +1,12 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { poolSchema, rerollControlId } from "@hs/harness";
 import {
   createLookupBenchmark,
   createLookupSensitivePolicy,
   lookupTextHarness,
 } from "@hs/harness/test-environments";
+import { poolSchema, rerollControlId } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { evolvePool } from "./evolve.js";
 import { changedSections } from "./operators.js";

@@ -7,21 +7,18 @@ import {
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
+import { createPool, createRandom, genericLibrary, shuffle } from "@hs/harness";
 import {
-  createPool,
-  createRandom,
   type EvolutionLibrary,
   type FixDirection,
   fixDirections,
-  genericLibrary,
   type HarnessConfig,
   type Pool,
   rerollControlId,
   type Sibling,
-  shuffle,
   type Task,
   type Trajectory,
-} from "@hs/harness";
+} from "@hs/spec";
 import { admitBest } from "./candidate-admission.js";
 import { searchDirection } from "./candidate-search.js";
 import type { EvolutionRun } from "./evolution-run.js";

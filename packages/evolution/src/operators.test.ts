@@ -1,12 +1,6 @@
-import {
-  createHarnessConfig,
-  createRandom,
-  directionSection,
-  fixDirections,
-  genericLibrary,
-  type HarnessConfig,
-} from "@hs/harness";
+import { createHarnessConfig, createRandom, genericLibrary } from "@hs/harness";
 import { lookupTextHarness } from "@hs/harness/test-environments";
+import { directionSection, fixDirections, type HarnessConfig } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { listAnswerLibrary } from "./__fixtures__/list-answer-library.js";
 import {

@@ -1,5 +1,5 @@
+import { canonicalJson, parseHarnessConfig, type Random } from "@hs/harness";
 import {
-  canonicalJson,
   directionSection,
   type EvolutionLibrary,
   type FixDirection,
@@ -7,9 +7,7 @@ import {
   type HarnessConfig,
   type HarnessSectionName,
   InvalidInputError,
-  parseHarnessConfig,
-  type Random,
-} from "@hs/harness";
+} from "@hs/spec";
 
 import { produce } from "immer";
 

@@ -1,12 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import {
-  describeZodIssue,
-  InvalidInputError,
-  type Pool,
-  poolSchema,
-  readJsonFile,
-  verifyPoolIntegrity,
-} from "@hs/harness";
+import { describeZodIssue, readJsonFile, verifyPoolIntegrity } from "@hs/harness";
+import { InvalidInputError, type Pool, poolSchema } from "@hs/spec";
 
 /** Validates a pool document; throws `InvalidInputError` naming the file and field. */
 export function parsePool(value: unknown, source: { file?: string; benchmark?: string } = {}): Pool {

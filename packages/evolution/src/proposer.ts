@@ -1,13 +1,13 @@
 import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
+import { describeZodIssue } from "@hs/harness";
 import {
-  describeZodIssue,
   directionSection,
   type FixDirection,
   type HarnessConfig,
   harnessConfigSchema,
   type ObservedTrajectory,
   type PolicyV1,
-} from "@hs/harness";
+} from "@hs/spec";
 import { z } from "zod";
 import { assertDirectionalEdit, changedSections } from "./operators.js";
 

@@ -1,5 +1,5 @@
 import { type EpisodeJob, type EpisodeRunner, episodeSeed, runJobs } from "@hs/failure-analysis";
-import type { HarnessConfig, Task, Trajectory } from "@hs/harness";
+import type { HarnessConfig, Task, Trajectory } from "@hs/spec";
 
 /** Which set of fresh seeds an episode uses: candidate selection, the winner's confirmation, the properties. */
 export type FreshSeedRound = "selection" | "confirmation" | "properties";

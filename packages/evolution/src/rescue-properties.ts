@@ -1,5 +1,5 @@
 import { defaultModeDirections, type FailureMode } from "@hs/failure-analysis";
-import type { FixDirection } from "@hs/harness";
+import type { FixDirection } from "@hs/spec";
 
 /** One base failure and whether each harness rescued it. */
 export interface RescueRecord {

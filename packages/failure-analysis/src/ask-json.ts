@@ -1,4 +1,4 @@
-import { type ChatMessage, HarnessSError, type PolicyV1, TimeoutError } from "@hs/harness";
+import { type ChatMessage, HarnessSError, type PolicyV1, TimeoutError } from "@hs/spec";
 import type { z } from "zod";
 
 /** The outcome of asking a chat model for a JSON answer. */

@@ -1,11 +1,5 @@
-import {
-  type FailureLabel,
-  type ObservedTask,
-  type ObservedTrajectory,
-  observeTask,
-  observeTrajectory,
-  type Trajectory,
-} from "@hs/harness";
+import { observeTask, observeTrajectory } from "@hs/harness";
+import type { FailureLabel, ObservedTask, ObservedTrajectory, Trajectory } from "@hs/spec";
 
 /** A failure classifier (version 1): labels one failed trajectory with failure modes and evidence. */
 export interface FailureClassifierV1 {

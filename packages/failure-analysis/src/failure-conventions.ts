@@ -1,4 +1,4 @@
-import { type FailureConventions, failureConventionsSchema, InvalidInputError } from "@hs/harness";
+import { type FailureConventions, failureConventionsSchema, InvalidInputError } from "@hs/spec";
 
 /** Validates conventions; throws `InvalidInputError` naming the field. */
 export function parseFailureConventions(value: unknown): FailureConventions {

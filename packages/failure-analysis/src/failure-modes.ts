@@ -1,4 +1,4 @@
-import { commonFailureModes, type FixDirection, fixDirections } from "@hs/harness";
+import { commonFailureModes, type FixDirection, fixDirections } from "@hs/spec";
 
 /** A failure mode name (one of `commonFailureModes`, or a benchmark's own). */
 export type FailureMode = string;

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { FailureConventions, FailureLabel, ObservedTrajectory, Trajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ObservedTrajectory, Trajectory } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { classifyFailure, type FailureClassifierV1 } from "./failure-classifier.js";
 import { parseFailureConventions } from "./failure-conventions.js";

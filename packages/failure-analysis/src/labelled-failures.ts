@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { FailureConventions } from "@hs/harness";
-import { InvalidInputError, type ObservedTrajectory, trajectorySchema } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
+import { InvalidInputError, type ObservedTrajectory, trajectorySchema } from "@hs/spec";
 import { z } from "zod";
 import { classifyFailure, type FailureClassifierV1 } from "./failure-classifier.js";
 import { createRuleClassifier } from "./rule-classifier.js";

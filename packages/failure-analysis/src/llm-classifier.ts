@@ -1,4 +1,4 @@
-import { commonFailureModes, type FailureLabel, type PolicyV1 } from "@hs/harness";
+import { commonFailureModes, type FailureLabel, type PolicyV1 } from "@hs/spec";
 import { z } from "zod";
 import { askForJson } from "./ask-json.js";
 import type { FailureClassifierV1 } from "./failure-classifier.js";

@@ -1,4 +1,4 @@
-import type { FailureLabel } from "@hs/harness";
+import type { FailureLabel } from "@hs/spec";
 
 /**
  * Labels sorted by a precedence list of modes: listed modes first, in the list's order, then the others

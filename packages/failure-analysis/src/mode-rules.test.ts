@@ -1,4 +1,4 @@
-import type { FailureConventions, FailureLabel, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ObservedTrajectory } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { parseFailureConventions } from "./failure-conventions.js";
 import { sortByPriority } from "./mode-priority.js";

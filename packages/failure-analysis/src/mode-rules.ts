@@ -1,4 +1,4 @@
-import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/spec";
 import { editTestLabels } from "./edit-test-rule.js";
 import { ruleLabel } from "./rule-label.js";
 import { sqlLabels } from "./sql-rule.js";

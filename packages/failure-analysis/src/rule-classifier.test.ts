@@ -1,5 +1,6 @@
-import { createHarnessConfig, genericConventions, observeTrajectory, type Trajectory } from "@hs/harness";
+import { createHarnessConfig, genericConventions, observeTrajectory } from "@hs/harness";
 import { lookupEpisode, lookupTextHarness } from "@hs/harness/test-environments";
+import type { Trajectory } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { listAnswerConventions } from "./__fixtures__/list-answer-conventions.js";
 import { shortContextHarness } from "./__fixtures__/lookup-trajectories.js";

@@ -1,9 +1,5 @@
-import {
-  type FailureConventions,
-  type FailureLabel,
-  genericConventions,
-  type ObservedTrajectory,
-} from "@hs/harness";
+import { genericConventions } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ObservedTrajectory } from "@hs/spec";
 import type { FailureClassifierV1 } from "./failure-classifier.js";
 import { parseFailureConventions } from "./failure-conventions.js";
 import { sortByPriority } from "./mode-priority.js";

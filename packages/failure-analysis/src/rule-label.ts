@@ -1,4 +1,4 @@
-import type { FailureLabel } from "@hs/harness";
+import type { FailureLabel } from "@hs/spec";
 
 /** A label of the rule classifier (source `rules`), with the step of its evidence when there is one. */
 export function ruleLabel(mode: string, evidence: string, step: number | undefined): FailureLabel {

@@ -1,13 +1,5 @@
-import {
-  type BenchmarkV1,
-  type EpisodeExecutor,
-  type HarnessConfig,
-  type PolicyV1,
-  runEpisode,
-  type Task,
-  type Trajectory,
-  textSeed,
-} from "@hs/harness";
+import { type EpisodeExecutor, runEpisode, textSeed } from "@hs/harness";
+import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, Trajectory } from "@hs/spec";
 
 /** Runs `work` over items with at most `limit` in flight; results keep the input order. */
 export async function mapLimited<T, R>(

@@ -1,4 +1,4 @@
-import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, FailureLabel, ModeRule, ObservedTrajectory } from "@hs/spec";
 import { ruleLabel } from "./rule-label.js";
 import { readSqlStatement, resultCells, type SqlStatement } from "./sql-statements.js";
 import { instructionOf } from "./summarize-trajectory.js";

@@ -1,4 +1,4 @@
-import type { ObservedTrajectory } from "@hs/harness";
+import type { ObservedTrajectory } from "@hs/spec";
 import { excerpt } from "./trajectory-facts.js";
 
 /** The task instruction as the policy saw it (the last pinned user message of the first view). */

@@ -1,4 +1,4 @@
-import type { FailureConventions, ObservedTrajectory, ToolCall } from "@hs/harness";
+import type { FailureConventions, ObservedTrajectory, ToolCall } from "@hs/spec";
 
 /** Cuts text for evidence. */
 export function excerpt(text: string, limit = 240): string {

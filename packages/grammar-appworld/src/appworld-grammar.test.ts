@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { reactPreset, verlAgentPreset } from "@hs/benchmarks-appworld";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { asNativeView, capturedEpisodes, episode } from "./__fixtures__/episode-views.js";
 import { priorPick, seededPick, walk } from "./__fixtures__/walk.js";

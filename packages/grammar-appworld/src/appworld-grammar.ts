@@ -1,5 +1,5 @@
 import { type DecisionWalk, stagedGrammar } from "@hs/grammar-kit";
-import type { ActionGrammarV1, GrammarStep } from "@hs/harness";
+import type { ActionGrammarV1, GrammarStep } from "@hs/spec";
 import {
   apisCell,
   type BuiltCell,

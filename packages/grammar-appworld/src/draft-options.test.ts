@@ -1,5 +1,5 @@
 import { DecisionWalk } from "@hs/grammar-kit";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { asksNext, type DraftOption, maxOptions, pick } from "./draft-options.js";
 import { featureNames } from "./features.js";

@@ -1,6 +1,6 @@
 import type { DecisionWalk } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { type FeatureValues, featureVector } from "./features.js";
 
 /** An option before its features become a vector. */

@@ -1,4 +1,4 @@
-import type { GrammarPluginV1 } from "@hs/harness";
+import type { GrammarPluginV1 } from "@hs/spec";
 import { createAppWorldGrammar } from "./appworld-grammar.js";
 
 export * from "./appworld-grammar.js";

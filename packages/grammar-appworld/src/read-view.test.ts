@@ -1,4 +1,5 @@
-import { type PolicyView, renderHarnessCall } from "@hs/harness";
+import { renderHarnessCall } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
 import { readView } from "./read-view.js";

@@ -1,4 +1,5 @@
-import { type ChatMessage, type PolicyView, readHarnessCalls } from "@hs/harness";
+import { readHarnessCalls } from "@hs/harness";
+import type { ChatMessage, PolicyView } from "@hs/spec";
 import { type PythonValue, parsePythonLiteral } from "./python-literal.js";
 
 /** How the view asks for the code: a ```python block, `<think>`/`<code>` tags, or the native `execute` tool. */

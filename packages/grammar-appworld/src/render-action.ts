@@ -1,4 +1,4 @@
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import type { CodeFormat } from "./read-view.js";
 
 /** The tool that runs code natively (the AppWorld adapter's `execute`). */

@@ -1,5 +1,6 @@
-import { type ActionGrammarV1, harnessCallMarker, type PolicyView } from "@hs/harness";
+import { harnessCallMarker } from "@hs/harness";
 import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import type { ActionGrammarV1, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
 import { createAppWorldGrammar } from "./appworld-grammar.js";

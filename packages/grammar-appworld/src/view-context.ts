@@ -1,5 +1,5 @@
 import { viewCache } from "@hs/grammar-kit";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { type CheckReports, checkReports } from "./check-reports.js";
 import { type InstructionValue, instructionValues, wordsOf } from "./instruction-values.js";
 import { type AppWorldView, readView } from "./read-view.js";

@@ -1,4 +1,4 @@
-import type { Decision, DecisionOption } from "@hs/harness";
+import type { Decision, DecisionOption } from "@hs/spec";
 import {
   featurePairs,
   isNumber,

@@ -1,4 +1,4 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { optionFeature } from "./__fixtures__/option-feature.js";
 import { v02View } from "./__fixtures__/views.js";

@@ -1,5 +1,5 @@
 import { byKind, type KindStep, stagedGrammar } from "@hs/grammar-kit";
-import type { ActionGrammarV1 } from "@hs/harness";
+import type { ActionGrammarV1 } from "@hs/spec";
 import { answerStep } from "./answer-step.js";
 import { exploreStep } from "./explore-step.js";
 import { featureNames, grammarTuning, priorVector } from "./features.js";

@@ -1,5 +1,5 @@
 import { askInOrder } from "@hs/grammar-kit";
-import type { Decision, DecisionOption, GrammarStep } from "@hs/harness";
+import type { Decision, DecisionOption, GrammarStep } from "@hs/spec";
 import { type FeatureName, featureIndex, featureNames, featureVectorOver } from "./features.js";
 import type { SpanRole } from "./question-structure.js";
 import { isStopWord } from "./value-candidates.js";

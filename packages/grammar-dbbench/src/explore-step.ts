@@ -1,5 +1,5 @@
 import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { columnOptions, staticColumnFeatures } from "./column-options.js";
 import { ask, guide, optionOver, withoutOptions } from "./decision-options.js";
 import { sqlAction } from "./grammar-actions.js";

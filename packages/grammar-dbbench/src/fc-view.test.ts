@@ -1,5 +1,5 @@
 import { dbbenchTools, fcPreset } from "@hs/benchmarks-dbbench";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
 import { readView } from "./read-view.js";

@@ -1,4 +1,4 @@
-import type { GrammarStep, ToolCall } from "@hs/harness";
+import type { GrammarStep, ToolCall } from "@hs/spec";
 import type { ReadView } from "./read-view.js";
 
 /** The finished step that runs `sql`: the v0.2 text action and, where the view has one, the SQL tool call. */

@@ -5,7 +5,7 @@ import {
   dbbenchHintPhrases,
   dbbenchLibrary,
 } from "@hs/benchmarks-dbbench";
-import type { ChatMessage, PolicyView } from "@hs/harness";
+import type { ChatMessage, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { v02View } from "./__fixtures__/views.js";
 import { type ViewGuidance, viewGuidance } from "./guidance.js";

@@ -1,4 +1,4 @@
-import type { ChatMessage, PolicyView } from "@hs/harness";
+import type { ChatMessage, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { baseScenarios, greedyAction } from "./__fixtures__/guidance-scenarios.js";
 import { optionFeature } from "./__fixtures__/option-feature.js";

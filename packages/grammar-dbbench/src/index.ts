@@ -1,4 +1,4 @@
-import type { GrammarPluginV1 } from "@hs/harness";
+import type { GrammarPluginV1 } from "@hs/spec";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";
 
 export * from "./dbbench-grammar.js";

@@ -1,5 +1,5 @@
 import { labelValue } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { ask, categorical, guide, withoutOptions } from "./decision-options.js";
 import { shownExplores, unexploredFailedColumns, unseenFilterColumns } from "./explore-step.js";
 import { grammarTuning } from "./features.js";

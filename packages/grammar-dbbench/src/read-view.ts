@@ -1,5 +1,6 @@
 import { parseResultRows } from "@hs/benchmarks-dbbench";
-import { type ChatMessage, type PolicyView, readHarnessCalls, type ToolSpec } from "@hs/harness";
+import { readHarnessCalls } from "@hs/harness";
+import type { ChatMessage, PolicyView, ToolSpec } from "@hs/spec";
 
 /** What one earlier action did, as the view shows it. */
 export interface ObservedAction {

@@ -1,6 +1,7 @@
 import { dbbenchCheckPrompts, dbbenchEmptyResultNotes, dbbenchHintPhrases } from "@hs/benchmarks-dbbench";
-import { type ActionGrammarV1, type ChatMessage, harnessCallMarker, type PolicyView } from "@hs/harness";
+import { harnessCallMarker } from "@hs/harness";
 import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import type { ActionGrammarV1, ChatMessage, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { v02View } from "./__fixtures__/views.js";
 import { createDbBenchGrammar } from "./dbbench-grammar.js";

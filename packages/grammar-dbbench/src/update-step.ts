@@ -1,5 +1,5 @@
 import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { columnOptions } from "./column-options.js";
 import { ask, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";

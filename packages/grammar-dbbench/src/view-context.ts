@@ -1,5 +1,5 @@
 import { viewCache } from "@hs/grammar-kit";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { type ChangeChecks, changeCheckSql, changeChecks } from "./change-check.js";
 import { type FeatureName, featureVector, grammarTuning } from "./features.js";
 import { type ViewGuidance, viewGuidance } from "./guidance.js";

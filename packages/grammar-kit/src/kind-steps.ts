@@ -1,4 +1,4 @@
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { type DecisionWalk, labelValue } from "./decision-walk.js";
 
 /** The decisions of one action kind after `kind`, then the finished action. */

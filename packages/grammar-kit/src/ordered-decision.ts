@@ -1,4 +1,4 @@
-import type { DecisionOption, GrammarStep } from "@hs/harness";
+import type { DecisionOption, GrammarStep } from "@hs/spec";
 
 /**
  * The step that asks `decision`, each option's feature at `orderFeature` set to where it stands (0 first,

@@ -1,4 +1,4 @@
-import type { GrammarStep, PolicyView } from "@hs/harness";
+import type { GrammarStep, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { type DecisionWalk, labelValue } from "./decision-walk.js";
 import { byKind } from "./kind-steps.js";

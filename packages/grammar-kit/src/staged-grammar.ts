@@ -1,4 +1,4 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/spec";
 import { DecisionWalk } from "./decision-walk.js";
 
 /** What a staged grammar is made of. */

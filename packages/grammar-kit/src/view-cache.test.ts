@@ -1,4 +1,4 @@
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { viewCache } from "./view-cache.js";
 

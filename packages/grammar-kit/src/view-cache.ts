@@ -1,4 +1,4 @@
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 
 /**
  * A cache of one value per view object: a grammar's `next` is called once per decision on the same view,

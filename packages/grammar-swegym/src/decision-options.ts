@@ -1,5 +1,5 @@
 import { askInOrder } from "@hs/grammar-kit";
-import type { DecisionOption, GrammarStep, ToolCall } from "@hs/harness";
+import type { DecisionOption, GrammarStep, ToolCall } from "@hs/spec";
 import { type FeatureName, featureIndex, featureVectorOver } from "./features.js";
 import type { ReadView } from "./read-view.js";
 import type { ViewContext } from "./view-context.js";

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSweGym, type SweGym } from "@hs/benchmarks-swegym";
-import { type PolicyView, runEpisode } from "@hs/harness";
+import { runEpisode } from "@hs/harness";
 import { probeEpisode } from "@hs/harness/conformance";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import type { PolicyView } from "@hs/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSweGymGrammar } from "./swegym-grammar.js";
 

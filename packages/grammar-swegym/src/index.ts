@@ -1,4 +1,4 @@
-import type { GrammarPluginV1 } from "@hs/harness";
+import type { GrammarPluginV1 } from "@hs/spec";
 import { createSweGymGrammar } from "./swegym-grammar.js";
 
 export * from "./commands.js";

@@ -1,4 +1,4 @@
-import type { DecisionOption, GrammarStep } from "@hs/harness";
+import type { DecisionOption, GrammarStep } from "@hs/spec";
 import { ask, option } from "./decision-options.js";
 import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
 import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatMessage, GrammarStep, PolicyView } from "@hs/harness";
+import type { ChatMessage, GrammarStep, PolicyView } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { exploreCommand, showCommand } from "./commands.js";
 import { featureNames, priorVector } from "./features.js";

@@ -1,4 +1,5 @@
-import { type ChatMessage, type PolicyView, readHarnessCalls, type ToolSpec } from "@hs/harness";
+import { readHarnessCalls } from "@hs/harness";
+import type { ChatMessage, PolicyView, ToolSpec } from "@hs/spec";
 import { readStep } from "./read-step.js";
 import { type StatementTerms, statementTerms } from "./statement-terms.js";
 

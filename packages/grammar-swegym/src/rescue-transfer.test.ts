@@ -1,5 +1,6 @@
-import { harnessCallMarker, type PolicyView } from "@hs/harness";
+import { harnessCallMarker } from "@hs/harness";
 import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
 import { createSweGymGrammar } from "./swegym-grammar.js";

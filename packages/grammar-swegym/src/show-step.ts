@@ -1,5 +1,5 @@
 import type { DecisionWalk } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { showCommand } from "./commands.js";
 import { ask, bashAction, option } from "./decision-options.js";
 import { type FeatureName, grammarTuning } from "./features.js";

@@ -1,5 +1,5 @@
 import { exactlyOneBashBlockPattern } from "@hs/benchmarks-swegym";
-import type { GrammarStep, PolicyView } from "@hs/harness";
+import type { GrammarStep, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { fixtureView, prefixes, viewAfter } from "./__fixtures__/views.js";
 import { featureNames, priorVector } from "./features.js";

@@ -1,6 +1,6 @@
 import { readTraceOutput, traceStatementCommand } from "@hs/benchmarks-swegym";
 import type { DecisionWalk } from "@hs/grammar-kit";
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { bashAction } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import type { ReadView } from "./read-view.js";

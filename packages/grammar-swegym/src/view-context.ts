@@ -1,5 +1,5 @@
 import { viewCache } from "@hs/grammar-kit";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 import { featureIndex, featureNames, grammarTuning } from "./features.js";
 import { type LineRewrite, lineRewrites } from "./line-rewrites.js";
 import { tokenizeLine } from "./python-tokens.js";

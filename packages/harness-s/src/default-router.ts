@@ -1,10 +1,11 @@
-import { type BenchmarkV1, genericConventions, type RouterV1 } from "@hs/harness";
+import { genericConventions } from "@hs/harness";
 import {
   createCombinedRouter,
   createProfileRouter,
   createVotingRouter,
   defaultProfileJudges,
 } from "@hs/router";
+import type { BenchmarkV1, RouterV1 } from "@hs/spec";
 
 /**
  * The default Harness-S router: the profile router (expected rescue from the failure-mode mix)

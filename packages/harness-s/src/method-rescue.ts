@@ -1,19 +1,17 @@
 import { createRuleClassifier, type FailureClassifierV1, labelTrajectory } from "@hs/failure-analysis";
+import { type EpisodeExecutor, genericConventions, observedTask } from "@hs/harness";
+import { type ProfileBuilder, reanchorProfiles } from "@hs/profiles";
+import { createRescuer, type GroupRescuer, type SamplingMethod, type TrainerConfig } from "@hs/rescue-grpo";
 import {
   type BenchmarkV1,
-  type EpisodeExecutor,
-  genericConventions,
   InvalidInputError,
-  observedTask,
   type PolicyV1,
   type Pool,
   type ProfileSet,
   type RouterV1,
   type Task,
   type Trajectory,
-} from "@hs/harness";
-import { type ProfileBuilder, reanchorProfiles } from "@hs/profiles";
-import { createRescuer, type GroupRescuer, type SamplingMethod, type TrainerConfig } from "@hs/rescue-grpo";
+} from "@hs/spec";
 import { defaultRouter } from "./default-router.js";
 import { bestValidatedSibling, isRescueMethod, methodSelection } from "./method-selection.js";
 

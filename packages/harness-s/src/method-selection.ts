@@ -1,5 +1,5 @@
-import type { Pool } from "@hs/harness";
 import type { SamplingMethod, SiblingSelection } from "@hs/rescue-grpo";
+import type { Pool } from "@hs/spec";
 
 /** The methods that rescue all-fail groups (every method but `grpo` and `dapo`). */
 export type RescueMethod = Exclude<SamplingMethod, "grpo" | "dapo">;

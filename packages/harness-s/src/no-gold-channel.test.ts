@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { createChatPolicy } from "@hs/chat-policy";
 import { createLlmProposer, evolvePool, type ProposerV1 } from "@hs/evolution";
 import { createLlmClassifier, createRuleClassifier, type FailureClassifierV1 } from "@hs/failure-analysis";
-import type { JudgeV1, RouterV1 } from "@hs/harness";
 import {
   createLookupSensitivePolicy,
   createRecordingLearner,
@@ -21,6 +20,7 @@ import {
   createVotingRouter,
   defaultProfileJudges,
 } from "@hs/router";
+import type { JudgeV1, RouterV1 } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createGoldMarkedBenchmark,

@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RouterV1 } from "@hs/harness";
 import {
   createLookupBenchmark,
   createLookupGrammar,
@@ -14,6 +13,7 @@ import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { profilePool } from "@hs/profiles";
 import { defaultTrainerConfig, type SamplingMethod, type StepMetrics } from "@hs/rescue-grpo";
+import type { RouterV1 } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { bestValidatedSibling, methodSelection } from "./method-selection.js";
 import { trainMethod } from "./train-method.js";

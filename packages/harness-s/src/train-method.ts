@@ -1,7 +1,9 @@
 import type { FailureClassifierV1 } from "@hs/failure-analysis";
+import type { EpisodeExecutor } from "@hs/harness";
+import type { ProfileBuilder } from "@hs/profiles";
+import { type StepMetrics, type TrainerConfig, type TrainingSummary, trainGrpo } from "@hs/rescue-grpo";
 import type {
   BenchmarkV1,
-  EpisodeExecutor,
   HarnessConfig,
   LearnerV1,
   PolicyV1,
@@ -9,9 +11,7 @@ import type {
   ProfileSet,
   RouterV1,
   Task,
-} from "@hs/harness";
-import type { ProfileBuilder } from "@hs/profiles";
-import { type StepMetrics, type TrainerConfig, type TrainingSummary, trainGrpo } from "@hs/rescue-grpo";
+} from "@hs/spec";
 import { createMethodRescue } from "./method-rescue.js";
 
 /** Everything one training run of a method is assembled from. */

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TrainingBatch, Trajectory } from "@hs/harness";
 import { runEpisode } from "@hs/harness";
 import { createLookupBenchmark, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
 import { tokenLoss } from "@hs/rescue-grpo";
+import type { TrainingBatch, Trajectory } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLookupGrammar } from "./__fixtures__/lookup-grammar.js";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";

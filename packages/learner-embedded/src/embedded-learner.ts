@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LearnerStats, LearnerV1, TrainingBatch } from "@hs/harness";
-import { InvalidInputError, readJsonFile } from "@hs/harness";
+import { readJsonFile } from "@hs/harness";
 import {
   concatDecisionRows,
   type DecisionNetwork,
@@ -10,6 +9,8 @@ import {
   tf,
 } from "@hs/policy-embedded";
 import { type ClipRange, type LossAggregation, tokenLoss, tokenWeights } from "@hs/rescue-grpo";
+import type { LearnerStats, LearnerV1, TrainingBatch } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 
 /** Options of the embedded-policy learner. */
 export interface EmbeddedLearnerOptions {

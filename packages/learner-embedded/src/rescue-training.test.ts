@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHarnessConfig, createPool, createSibling, type Pool, type RouterV1 } from "@hs/harness";
+import { createHarnessConfig, createPool, createSibling } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import {
@@ -13,6 +13,7 @@ import {
   type StepMetrics,
   trainGrpo,
 } from "@hs/rescue-grpo";
+import type { Pool, RouterV1 } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
 

@@ -1,5 +1,5 @@
-import type { ActionGrammarV1, PolicyAction, PolicyView } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
+import type { ActionGrammarV1, PolicyAction, PolicyView } from "@hs/spec";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
 
 /** The probability the embedded policy gives `label` at the decision the grammar asks after `chosen`. */

@@ -1,5 +1,6 @@
-import type { Decision } from "@hs/harness";
-import { hashString, InvalidInputError } from "@hs/harness";
+import { hashString } from "@hs/harness";
+import type { Decision } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 
 /** Decisions flattened for the network: one row of features per option. */
 export interface DecisionRows {

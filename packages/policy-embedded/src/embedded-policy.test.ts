@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createToyGrammar, toyView } from "./__fixtures__/toy-grammar.js";
 import { tf } from "./backend.js";

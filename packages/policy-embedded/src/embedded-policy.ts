@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createRandom, readJsonFile } from "@hs/harness";
 import type {
   ActionGrammarV1,
   Decision,
@@ -8,8 +9,8 @@ import type {
   PolicyActOptions,
   PolicyV1,
   PolicyView,
-} from "@hs/harness";
-import { createRandom, InvalidInputError, readJsonFile } from "@hs/harness";
+} from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { z } from "zod";
 import { initializeBackend, tf } from "./backend.js";
 import { DecisionNetwork, type DecisionNetworkConfig } from "./decision-network.js";

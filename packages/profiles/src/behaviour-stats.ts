@@ -1,6 +1,6 @@
 import { callsOf, submitCallOf } from "@hs/failure-analysis";
-import type { ObservedTrajectory } from "@hs/harness";
-import { type FailureConventions, genericConventions } from "@hs/harness";
+import { genericConventions } from "@hs/harness";
+import type { FailureConventions, ObservedTrajectory } from "@hs/spec";
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;

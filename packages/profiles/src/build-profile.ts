@@ -1,4 +1,4 @@
-import type { FailureConventions, HarnessProfile, ObservedTrajectory } from "@hs/harness";
+import type { FailureConventions, HarnessProfile, ObservedTrajectory } from "@hs/spec";
 import { behaviourStatistics } from "./behaviour-stats.js";
 
 /** One re-run of a labelled base failure under a harness. */

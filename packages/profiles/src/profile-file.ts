@@ -1,11 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import {
-  describeZodIssue,
-  InvalidInputError,
-  type ProfileSet,
-  profileSetSchema,
-  readJsonFile,
-} from "@hs/harness";
+import { describeZodIssue, readJsonFile } from "@hs/harness";
+import { InvalidInputError, type ProfileSet, profileSetSchema } from "@hs/spec";
 
 /** Validates a profile set; throws `InvalidInputError` naming the file and field. */
 export function parseProfileSet(value: unknown, source: { file?: string } = {}): ProfileSet {

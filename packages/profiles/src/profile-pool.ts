@@ -7,17 +7,16 @@ import {
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
-import type { FailureConventions } from "@hs/harness";
-import {
-  type HarnessConfig,
-  type HarnessProfile,
-  observedTask,
-  observedTrajectory,
-  type Pool,
-  type ProfileSet,
-  type Task,
-  type Trajectory,
-} from "@hs/harness";
+import { observedTask, observedTrajectory } from "@hs/harness";
+import type {
+  FailureConventions,
+  HarnessConfig,
+  HarnessProfile,
+  Pool,
+  ProfileSet,
+  Task,
+  Trajectory,
+} from "@hs/spec";
 import { buildProfile, type ProfileBuilder } from "./build-profile.js";
 
 /** The harnesses of a pool, base first. */

@@ -7,17 +7,16 @@ import {
   modesOf,
   runJobs,
 } from "@hs/failure-analysis";
-import type { FailureConventions } from "@hs/harness";
+import { observedTask, observedTrajectory } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
 import {
   type HarnessProfile,
   InvalidInputError,
-  observedTask,
-  observedTrajectory,
   type Pool,
   type ProfileSet,
   type Task,
   type Trajectory,
-} from "@hs/harness";
+} from "@hs/spec";
 import { buildProfile, type ProfileBuilder } from "./build-profile.js";
 import { poolHarnesses } from "./profile-pool.js";
 

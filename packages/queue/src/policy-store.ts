@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChatPolicyOptions, createChatPolicy } from "@hs/chat-policy";
-import { type ActionGrammarV1, InvalidInputError, type PolicyV1 } from "@hs/harness";
 import { createEmbeddedPolicy, EmbeddedPolicy, policyFileName, readPolicyConfig } from "@hs/policy-embedded";
+import { type ActionGrammarV1, InvalidInputError, type PolicyV1 } from "@hs/spec";
 import type { Redis } from "ioredis";
 import type { PolicyReference } from "./rollout-job.js";
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EpisodeExecutor, ProfileSet } from "@hs/harness";
+import type { EpisodeExecutor } from "@hs/harness";
 import {
   createLookupBenchmark,
   createLookupGrammar,
@@ -13,6 +13,7 @@ import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { profilePool } from "@hs/profiles";
 import { defaultTrainerConfig } from "@hs/rescue-grpo";
+import type { ProfileSet } from "@hs/spec";
 import { afterAll, expect, it } from "vitest";
 import { describeWithRedis, privateQueueName, requireRedis } from "./__fixtures__/redis-for-tests.js";
 import { firstDifference, withoutClock } from "./__fixtures__/run-files.js";

@@ -1,12 +1,5 @@
-import {
-  CancelledError,
-  type EpisodeExecutor,
-  HarnessSError,
-  harnessHash,
-  type PolicyV1,
-  type RunEpisodeOptions,
-  type Trajectory,
-} from "@hs/harness";
+import { type EpisodeExecutor, harnessHash, type RunEpisodeOptions } from "@hs/harness";
+import { CancelledError, HarnessSError, type PolicyV1, type Trajectory } from "@hs/spec";
 import { Queue } from "bullmq";
 import { rolloutJobId } from "./job-id.js";
 import { type JobEnd, JobWaiter } from "./job-waiter.js";

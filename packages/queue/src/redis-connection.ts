@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { Redis } from "ioredis";
 
 /**

@@ -1,6 +1,7 @@
-import { harnessHash, runEpisode, type Trajectory } from "@hs/harness";
+import { harnessHash, runEpisode } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupTextHarness } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import type { Trajectory } from "@hs/spec";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queuePackageVersion } from "./queue-version.js";
 import { resultProblem } from "./result-check.js";

@@ -1,4 +1,4 @@
-import { harnessConfigSchema, taskSchema, trajectorySchema } from "@hs/harness";
+import { harnessConfigSchema, taskSchema, trajectorySchema } from "@hs/spec";
 import { z } from "zod";
 
 /** The benchmark a job runs on, as the trainer named it (`--bench`): the worker opens the same one. */

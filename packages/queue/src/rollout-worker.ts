@@ -1,13 +1,6 @@
 import { hostname } from "node:os";
-import {
-  type ActionGrammarV1,
-  type BenchmarkV1,
-  describeZodIssue,
-  harnessHash,
-  InvalidInputError,
-  type PolicyV1,
-  runEpisode,
-} from "@hs/harness";
+import { describeZodIssue, harnessHash, runEpisode } from "@hs/harness";
+import { type ActionGrammarV1, type BenchmarkV1, InvalidInputError, type PolicyV1 } from "@hs/spec";
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { loadReferencedPolicy } from "./policy-store.js";

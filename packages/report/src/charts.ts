@@ -1,4 +1,4 @@
-import { rerollControlId } from "@hs/harness";
+import { rerollControlId } from "@hs/spec";
 import type { TopLevelSpec } from "vega-lite";
 import type { Experiment } from "./experiment.js";
 

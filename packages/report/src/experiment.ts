@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { profileSetSchema, readJsonl } from "@hs/harness";
+import { readJsonl } from "@hs/harness";
+import { profileSetSchema } from "@hs/spec";
 import { z } from "zod";
 
 /** One line of a training run's `metrics.jsonl`, as far as the report reads it. */

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 
 /** Advantage estimators of a group of rewards. */
 export const advantageMethods = ["grpo", "dr-grpo", "rloo"] as const;

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 
 /** How per-token losses become one scalar. */
 export const lossAggregations = ["token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"] as const;

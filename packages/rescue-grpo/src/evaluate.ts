@@ -1,5 +1,5 @@
-import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, Trajectory } from "@hs/harness";
 import { runEpisode } from "@hs/harness";
+import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, Trajectory } from "@hs/spec";
 
 /** Options of `evaluatePolicy`. */
 export interface EvaluateOptions {

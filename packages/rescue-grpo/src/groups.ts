@@ -1,13 +1,6 @@
-import type {
-  BenchmarkV1,
-  EpisodeExecutor,
-  HarnessConfig,
-  PolicyV1,
-  Task,
-  TrainingSample,
-  Trajectory,
-} from "@hs/harness";
+import type { EpisodeExecutor } from "@hs/harness";
 import { runEpisode } from "@hs/harness";
+import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, TrainingSample, Trajectory } from "@hs/spec";
 import { type AdvantageMethod, groupAdvantages, hasZeroVariance } from "./advantages.js";
 
 /** G rollouts of one prompt under one harness. */

@@ -1,16 +1,10 @@
-import {
-  createHarnessConfig,
-  createPool,
-  createSibling,
-  type Pool,
-  type RouterV1,
-  runEpisode,
-} from "@hs/harness";
+import { createHarnessConfig, createPool, createSibling, runEpisode } from "@hs/harness";
 import {
   createLookupBenchmark,
   createScriptedPolicy,
   lookupTextHarness,
 } from "@hs/harness/test-environments";
+import type { Pool, RouterV1 } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { groupSamples, type RolloutGroup } from "./groups.js";
 import { createRescuer, shareBudget } from "./rescue.js";

@@ -1,6 +1,14 @@
+import type { EpisodeExecutor } from "@hs/harness";
+import {
+  assertRouterDecisionInPool,
+  createRandom,
+  mixSeed,
+  observedTask,
+  observedTrajectory,
+  shuffle,
+} from "@hs/harness";
 import type {
   BenchmarkV1,
-  EpisodeExecutor,
   FailureLabel,
   ObservedTrajectory,
   PolicyV1,
@@ -8,16 +16,8 @@ import type {
   ProfileSet,
   RouterV1,
   Trajectory,
-} from "@hs/harness";
-import {
-  assertRouterDecisionInPool,
-  createRandom,
-  InvalidInputError,
-  mixSeed,
-  observedTask,
-  observedTrajectory,
-  shuffle,
-} from "@hs/harness";
+} from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { collectGroup, type RolloutGroup } from "./groups.js";
 import type { GroupRescuer, RescueOutcome } from "./trainer.js";
 

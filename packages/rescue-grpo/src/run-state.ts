@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError, type LearnerV1, readJsonFile } from "@hs/harness";
+import { readJsonFile } from "@hs/harness";
+import { InvalidInputError, type LearnerV1 } from "@hs/spec";
 import { z } from "zod";
 
 /** Where the prompt stream stands (enough to continue the same order). */

@@ -1,4 +1,5 @@
-import { mixSeed, type Task, type Trajectory } from "@hs/harness";
+import { mixSeed } from "@hs/harness";
+import type { Task, Trajectory } from "@hs/spec";
 import { collectGroup, groupAllFailed, groupHasSignal, type RolloutGroup } from "./groups.js";
 import type { TrainerContext } from "./trainer.js";
 import type { TrainerConfig } from "./trainer-config.js";

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { EpisodeExecutor } from "@hs/harness";
+import { appendJsonl, createRandom, mixSeed, shuffle } from "@hs/harness";
 import type {
   BenchmarkV1,
-  EpisodeExecutor,
   HarnessConfig,
   LearnerStats,
   LearnerV1,
@@ -11,8 +12,8 @@ import type {
   Task,
   TrainingSample,
   Trajectory,
-} from "@hs/harness";
-import { appendJsonl, createRandom, InvalidInputError, mixSeed, shuffle } from "@hs/harness";
+} from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { groupHasSignal, groupRewards, groupSamples, type RolloutGroup } from "./groups.js";
 import { fileSize, loadRunState, type PromptStreamState, type RunState, saveRunState } from "./run-state.js";
 import { collectStepBatch, type RunProgress, type StepBatch } from "./step-batch.js";

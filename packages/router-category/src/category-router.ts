@@ -1,4 +1,5 @@
-import { type RankedHarness, type RouterV1, textSeed } from "@hs/harness";
+import { textSeed } from "@hs/harness";
+import type { RankedHarness, RouterV1 } from "@hs/spec";
 
 /** Options of the category router. */
 export interface CategoryRouterOptions {

@@ -1,4 +1,4 @@
-import type { HarnessProfile, ObservedTask } from "@hs/harness";
+import type { HarnessProfile, ObservedTask } from "@hs/spec";
 
 /**
  * A profile's success on the task's observable category; undefined when the benchmark declares no

@@ -1,4 +1,4 @@
-import type { JudgeVote, RankedHarness, RouterV1 } from "@hs/harness";
+import type { JudgeVote, RankedHarness, RouterV1 } from "@hs/spec";
 import { decide, normalizeScores } from "./decision.js";
 
 /** Options of the combined router. */

@@ -1,7 +1,5 @@
+import { createHarnessConfig, createPool, createSibling, routerDecisionProblems } from "@hs/harness";
 import {
-  createHarnessConfig,
-  createPool,
-  createSibling,
   type FixDirection,
   type HarnessProfile,
   type ObservedTask,
@@ -11,9 +9,8 @@ import {
   type RouterDecision,
   type RouterV1,
   type RoutingInput,
-  routerDecisionProblems,
   routerDecisionSchema,
-} from "@hs/harness";
+} from "@hs/spec";
 
 /** The synthetic inputs the conformance kit routes. */
 export interface ConformanceFixtures {

@@ -1,4 +1,5 @@
-import { type RankedHarness, type RouterDecision, textSeed } from "@hs/harness";
+import { textSeed } from "@hs/harness";
+import type { RankedHarness, RouterDecision } from "@hs/spec";
 
 /** A seeded tie-break key for a harness id (same seed, same order). */
 export function tieBreak(seed: number, harnessId: string): number {

@@ -1,4 +1,4 @@
-import type { RankedHarness, RouterDecision } from "@hs/harness";
+import type { RankedHarness, RouterDecision } from "@hs/spec";
 
 function rankingLines(ranking: readonly RankedHarness[]): string[] {
   return ranking.map(

@@ -1,5 +1,5 @@
 import { askForJson, summarizeTrajectory } from "@hs/failure-analysis";
-import { InvalidInputError, type JudgeV1, type PolicyV1, type RoutingInput, TimeoutError } from "@hs/harness";
+import { InvalidInputError, type JudgeV1, type PolicyV1, type RoutingInput, TimeoutError } from "@hs/spec";
 import { z } from "zod";
 
 /** Options of `createLlmJudge`. */

@@ -6,16 +6,15 @@ import {
   labelTrajectory,
   runJobs,
 } from "@hs/failure-analysis";
+import { observedTask, observedTrajectory } from "@hs/harness";
 import {
   type ObservedTrajectory,
-  observedTask,
-  observedTrajectory,
   type Pool,
   type ProfileSet,
   type RouterV1,
   rerollControlId,
   type Task,
-} from "@hs/harness";
+} from "@hs/spec";
 import { modeMix } from "./mode-mix.js";
 
 /** Options of `measureRouting`. */

@@ -1,5 +1,6 @@
 import { classifyByRules, modesOf } from "@hs/failure-analysis";
-import { type FailureConventions, genericConventions, type ObservedTrajectory } from "@hs/harness";
+import { genericConventions } from "@hs/harness";
+import type { FailureConventions, ObservedTrajectory } from "@hs/spec";
 
 /**
  * The failure-mode mix of a failed group: each failed trajectory weighs 1/|group|, split evenly over its

@@ -1,5 +1,5 @@
 import { defaultModeDirections, type FailureMode } from "@hs/failure-analysis";
-import type { FailureConventions, FixDirection, JudgeV1 } from "@hs/harness";
+import type { FailureConventions, FixDirection, JudgeV1 } from "@hs/spec";
 import { categorySuccess } from "./category-success.js";
 import { sortRanking } from "./decision.js";
 import { modeMix } from "./mode-mix.js";

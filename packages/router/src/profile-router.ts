@@ -1,4 +1,4 @@
-import type { FailureConventions, HarnessProfile, RankedHarness, RouterV1, RoutingInput } from "@hs/harness";
+import type { FailureConventions, HarnessProfile, RankedHarness, RouterV1, RoutingInput } from "@hs/spec";
 import { categoryName, categorySuccess } from "./category-success.js";
 import { decide } from "./decision.js";
 import { describeMix, modeMix } from "./mode-mix.js";

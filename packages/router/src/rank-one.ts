@@ -1,13 +1,5 @@
-import {
-  type CategoryObserver,
-  type HarnessConfig,
-  observedTask,
-  type Pool,
-  type ProfileSet,
-  type RouterDecision,
-  type RouterV1,
-  type Task,
-} from "@hs/harness";
+import { type CategoryObserver, observedTask } from "@hs/harness";
+import type { HarnessConfig, Pool, ProfileSet, RouterDecision, RouterV1, Task } from "@hs/spec";
 import { categoryName, categorySuccess } from "./category-success.js";
 
 /** A Rank-1 choice: the one harness a task runs under, before any failure. */

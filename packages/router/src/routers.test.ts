@@ -1,4 +1,4 @@
-import type { JudgeV1, JudgeVote } from "@hs/harness";
+import type { JudgeV1, JudgeVote } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createCombinedRouter } from "./combined-router.js";
 import { assertRouterConformance, checkRouterConformance, conformanceFixtures } from "./conformance.js";

@@ -6,7 +6,7 @@ import {
   type RankedHarness,
   type RouterV1,
   type RoutingInput,
-} from "@hs/harness";
+} from "@hs/spec";
 import { decide, normalizeScores } from "./decision.js";
 
 /** How votes are combined. */

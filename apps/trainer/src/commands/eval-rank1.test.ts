@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDbBench } from "@hs/benchmarks-dbbench";
-import { createPool, createSibling, type Pool } from "@hs/harness";
+import { createPool, createSibling } from "@hs/harness";
+import type { Pool } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { main } from "../main.js";
 

@@ -4,8 +4,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDbBench } from "@hs/benchmarks-dbbench";
 import { createDbBenchGrammar } from "@hs/grammar-dbbench";
-import { type PolicyView, runEpisode } from "@hs/harness";
+import { runEpisode } from "@hs/harness";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 
 const devFile = join(

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { appendTrajectories, type BenchmarkV1, type Task, type Trajectory } from "@hs/harness";
+import { appendTrajectories } from "@hs/harness";
 import { createEmbeddedPolicy, type EmbeddedPolicy, readPolicyConfig } from "@hs/policy-embedded";
 import { readProfileSet } from "@hs/profiles";
 import { evaluatePolicy } from "@hs/rescue-grpo";
 import { rankOne } from "@hs/router";
+import type { BenchmarkV1, Task, Trajectory } from "@hs/spec";
 import { replaceAtomically } from "../atomic-file.js";
 import {
   grammarOf,

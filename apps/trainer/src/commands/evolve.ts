@@ -14,15 +14,8 @@ import {
   type FailureClassifierV1,
   isFixDirection,
 } from "@hs/failure-analysis";
-import {
-  appendTrajectories,
-  type BenchmarkV1,
-  type FixDirection,
-  fixDirections,
-  genericConventions,
-  genericLibrary,
-  type Pool,
-} from "@hs/harness";
+import { appendTrajectories, genericConventions, genericLibrary } from "@hs/harness";
+import { type BenchmarkV1, type FixDirection, fixDirections, type Pool } from "@hs/spec";
 import { numberArgument } from "../arguments.js";
 import { replaceAtomically, writeFileAtomic } from "../atomic-file.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";

@@ -1,4 +1,4 @@
-import type { GoldReplayReportV1 } from "@hs/harness";
+import type { GoldReplayReportV1 } from "@hs/spec";
 import { openBenchmark } from "../benchmark-selection.js";
 import { type Command, stringOption, UsageError } from "../command.js";
 import { sharedOption } from "../shared-options.js";

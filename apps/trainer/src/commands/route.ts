@@ -1,18 +1,6 @@
 import { readPool } from "@hs/evolution";
 import { instructionOf } from "@hs/failure-analysis";
-import {
-  assertRouterDecisionInPool,
-  type BenchmarkV1,
-  type FailureConventions,
-  type JudgeV1,
-  type ObservedTask,
-  observeTrajectory,
-  type Pool,
-  type ProfileSet,
-  type RouterV1,
-  readTrajectories,
-  type Trajectory,
-} from "@hs/harness";
+import { assertRouterDecisionInPool, observeTrajectory, readTrajectories } from "@hs/harness";
 import { readProfileSet } from "@hs/profiles";
 import {
   type Aggregation,
@@ -25,6 +13,16 @@ import {
   explainDecision,
   modeMix,
 } from "@hs/router";
+import type {
+  BenchmarkV1,
+  FailureConventions,
+  JudgeV1,
+  ObservedTask,
+  Pool,
+  ProfileSet,
+  RouterV1,
+  Trajectory,
+} from "@hs/spec";
 import { openBenchmark } from "../benchmark-selection.js";
 import {
   type Command,

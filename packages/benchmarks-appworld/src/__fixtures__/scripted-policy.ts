@@ -1,4 +1,4 @@
-import type { PolicyAction, PolicyV1, PolicyView } from "@hs/harness";
+import type { PolicyAction, PolicyV1, PolicyView } from "@hs/spec";
 
 /** A policy that replies with fixed texts in order and records every view it was shown. */
 export function scriptedPolicy(replies: readonly string[]): PolicyV1 & { views: PolicyView[] } {

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { pythonRound } from "./python-round.js";
 
 /** One evaluated task, as AppWorld's metric reads it. */

@@ -1,4 +1,4 @@
-import { ApiCallError, CancelledError, EnvironmentError, TimeoutError } from "@hs/harness";
+import { ApiCallError, CancelledError, EnvironmentError, TimeoutError } from "@hs/spec";
 import { z } from "zod";
 import {
   type ApiDocs,

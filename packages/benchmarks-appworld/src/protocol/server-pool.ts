@@ -1,4 +1,4 @@
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError } from "@hs/spec";
 
 /** A leased server URL; release it when the episode is closed. */
 export interface ServerLease {

@@ -1,10 +1,4 @@
-import type {
-  BenchmarkV1,
-  GoldReplayFailure,
-  GoldReplayOptionsV1,
-  GoldReplayReportV1,
-  Task,
-} from "@hs/harness";
+import type { BenchmarkV1, GoldReplayFailure, GoldReplayOptionsV1, GoldReplayReportV1, Task } from "@hs/spec";
 import { executeToolName } from "../presets.js";
 import { offlineTask } from "../world/offline-tasks.js";
 

@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { EnvironmentError, InvalidInputError } from "@hs/harness";
 import {
   bubblewrapArguments,
   createWorkspaceCgroup,
@@ -18,6 +17,7 @@ import {
   visibleInside,
   type WorkspaceCgroup,
 } from "@hs/harness/sandbox";
+import { EnvironmentError, InvalidInputError } from "@hs/spec";
 import type { ApiOutcome } from "./call-api.js";
 
 /** How agent code is isolated. */

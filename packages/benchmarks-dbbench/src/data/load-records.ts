@@ -1,4 +1,4 @@
-import { InvalidInputError, type Task } from "@hs/harness";
+import { InvalidInputError, type Task } from "@hs/spec";
 import { type DbBenchRecord, dbbenchRecordSchema, modificationTypes, recordCategory } from "./dbbench-record.js";
 
 /** A record with its task. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError } from "@hs/spec";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import mysql from "mysql2";
 import type { PythonValue } from "../python/python-value.js";

@@ -1,4 +1,5 @@
-import { parseAction, type Task } from "@hs/harness";
+import { parseAction } from "@hs/harness";
+import type { Task } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createDbBench } from "../create-dbbench.js";
 import type { DbBenchRecord } from "../data/dbbench-record.js";

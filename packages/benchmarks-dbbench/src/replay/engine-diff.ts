@@ -1,4 +1,4 @@
-import type { LoadTasksOptions } from "@hs/harness";
+import type { LoadTasksOptions } from "@hs/spec";
 import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel, recordTables } from "../data/dbbench-record.js";
 import type { DatabaseEngine, StatementOutcome, TableSpec } from "../engines/database-engine.js";

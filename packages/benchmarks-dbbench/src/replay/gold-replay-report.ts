@@ -1,4 +1,4 @@
-import type { GoldReplayOptionsV1, GoldReplayReportV1 } from "@hs/harness";
+import type { GoldReplayOptionsV1, GoldReplayReportV1 } from "@hs/spec";
 import type { DbBench } from "../create-dbbench.js";
 import type { GradingProtocol } from "../grading/grade-answer.js";
 import { emptyReplay, goldReplay } from "./gold-replay.js";

@@ -1,4 +1,4 @@
-import type { LoadTasksOptions, Task } from "@hs/harness";
+import type { LoadTasksOptions, Task } from "@hs/spec";
 import type { DbBench } from "../create-dbbench.js";
 import { type DbBenchRecord, modificationTypes, recordLabel } from "../data/dbbench-record.js";
 import { v02AnswerArgument } from "../environment.js";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError } from "@hs/spec";
 import { mirrorName, type SweInstance } from "./swe-instance.js";
 
 /** Author and committer of every bundled commit (scripts/bundled-constants.mjs holds the same values). */

@@ -1,4 +1,4 @@
-import { InvalidInputError, type Task } from "@hs/harness";
+import { InvalidInputError, type Task } from "@hs/spec";
 import type { z } from "zod";
 import { statementTerms } from "../statement/statement-terms.js";
 import { type SweInstance, sweInstanceSchema } from "./swe-instance.js";

@@ -1,10 +1,4 @@
-import {
-  EnvironmentError,
-  type EnvironmentV1,
-  type Grade,
-  type ToolCall,
-  type ToolResult,
-} from "@hs/harness";
+import { EnvironmentError, type EnvironmentV1, type Grade, type ToolCall, type ToolResult } from "@hs/spec";
 import { z } from "zod";
 import type { SweInstance } from "../data/swe-instance.js";
 import { runEvaluation, setupOption } from "../evaluation/run-evaluation.js";

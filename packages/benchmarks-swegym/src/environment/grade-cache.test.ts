@@ -1,4 +1,4 @@
-import type { Grade } from "@hs/harness";
+import type { Grade } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createSweGym } from "../create-swegym.js";
 import { GradeCache } from "./grade-cache.js";

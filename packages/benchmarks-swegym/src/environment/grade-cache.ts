@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Grade } from "@hs/harness";
+import type { Grade } from "@hs/spec";
 
 /**
  * Verdicts by (instance id, sha256 of the submitted patch), within one benchmark object: the same

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Task } from "@hs/harness";
+import type { Task } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror, tinySpec } from "../__fixtures__/tiny-repo.js";
 import { createSweGym } from "../create-swegym.js";

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "@hs/harness";
+import type { ToolSpec } from "@hs/spec";
 
 /** The tools of a SWE-Gym episode. `bash` alone is mini-swe-agent's protocol; all three are the tool-calling preset's. */
 export const sweGymTools: readonly ToolSpec[] = [

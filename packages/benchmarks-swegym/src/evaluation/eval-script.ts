@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { logMarkers } from "../grading/markers.js";
 import type { RepoSpec } from "../specs/spec-map.js";
 import { modifiedFiles, mypyCaseExpression, testDirectives } from "./test-directives.js";

@@ -1,4 +1,4 @@
-import type { GoldReplayFailure, GoldReplayReportV1, Task } from "@hs/harness";
+import type { GoldReplayFailure, GoldReplayReportV1, Task } from "@hs/spec";
 import type { SweInstance } from "../data/swe-instance.js";
 import type { EpisodeSettings } from "../environment/environment.js";
 import { runEvaluation } from "../evaluation/run-evaluation.js";

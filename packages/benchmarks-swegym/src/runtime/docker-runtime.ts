@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError } from "@hs/spec";
 import { runProcess } from "./run-process.js";
 import {
   type CheckoutRequest,

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { EnvironmentError, InvalidInputError } from "@hs/harness";
 import {
   createWorkspaceCgroup,
   removeWorkspaceCgroup,
@@ -11,6 +10,7 @@ import {
   type WorkspaceCgroup,
   type WorkspaceLimitsV1,
 } from "@hs/harness/sandbox";
+import { EnvironmentError, InvalidInputError } from "@hs/spec";
 import { mirrorName } from "../data/swe-instance.js";
 import { runProcess } from "./run-process.js";
 import {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EnvironmentError } from "@hs/harness";
+import { EnvironmentError } from "@hs/spec";
 import { runProcess } from "./run-process.js";
 
 /** What is built into a checkout before the agent or the grader sees it (from the instance's spec). */

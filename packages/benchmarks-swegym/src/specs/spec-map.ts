@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { z } from "zod";
 import { logParsers } from "../grading/log-parsers.js";
 import type { WorkspaceSetup } from "../runtime/workspace-templates.js";

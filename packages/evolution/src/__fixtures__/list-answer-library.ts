@@ -1,4 +1,4 @@
-import type { EvolutionLibrary } from "@hs/harness";
+import type { EvolutionLibrary } from "@hs/spec";
 
 /** A library phrased for a query-then-answer protocol, with a fenced action rule. */
 export const listAnswerLibrary: EvolutionLibrary = {

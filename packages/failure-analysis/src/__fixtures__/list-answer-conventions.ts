@@ -1,4 +1,4 @@
-import type { FailureConventions } from "@hs/harness";
+import type { FailureConventions } from "@hs/spec";
 
 /** Conventions of a benchmark whose results and answers are lists, as a table-query benchmark's are. */
 export const listAnswerConventions: FailureConventions = {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { PolicyView } from "@hs/harness";
+import type { PolicyView } from "@hs/spec";
 
 /** Views of real episodes on train tasks (captured by bench/appworld-capture-views.mjs). */
 export interface CapturedEpisode {

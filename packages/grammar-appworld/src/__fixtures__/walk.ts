@@ -1,4 +1,4 @@
-import type { ActionGrammarV1, Decision, GrammarStep, PolicyView } from "@hs/harness";
+import type { ActionGrammarV1, Decision, GrammarStep, PolicyView } from "@hs/spec";
 
 /** A finished walk through the grammar: the decisions met, the labels taken and the action. */
 export interface Walk {

@@ -1,4 +1,4 @@
-import type { ActionGrammarV1, PolicyView } from "@hs/harness";
+import type { ActionGrammarV1, PolicyView } from "@hs/spec";
 import { v02View } from "./views.js";
 
 /** Greedy choice under a linear score (the untrained embedded policy scores options by the prior alone). */

@@ -1,4 +1,4 @@
-import type { GrammarStep } from "@hs/harness";
+import type { GrammarStep } from "@hs/spec";
 import { type FeatureName, featureIndex } from "../features.js";
 
 /** The value of one named feature on the option with `label` of a step's decision. */

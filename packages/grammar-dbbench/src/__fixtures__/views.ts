@@ -1,4 +1,4 @@
-import type { ChatMessage, PolicyView } from "@hs/harness";
+import type { ChatMessage, PolicyView } from "@hs/spec";
 
 /** The first turns of an AgentBench v0.2 DB episode (instruction prompt, "Ok.", the task). */
 export function v02Messages(description: string, table: string, headers: readonly string[]): ChatMessage[] {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type PolicyView, policyViewSchema } from "@hs/harness";
+import { type PolicyView, policyViewSchema } from "@hs/spec";
 
 /**
  * Views captured from real episodes of the bundled TRAIN split (local runtime, bubblewrap), the last

@@ -1,5 +1,5 @@
-import type { BenchmarkV1, EnvironmentV1, Task } from "@hs/harness";
 import { createLookupBenchmark } from "@hs/harness/test-environments";
+import type { BenchmarkV1, EnvironmentV1, Task } from "@hs/spec";
 
 /** The marker the grader writes into its details: no component outside the grader may see it. */
 export const goldMarker = "GOLD-7f3a";

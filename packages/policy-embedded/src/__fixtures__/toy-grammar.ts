@@ -1,4 +1,4 @@
-import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/harness";
+import type { ActionGrammarV1, GrammarStep, PolicyView } from "@hs/spec";
 
 /**
  * A toy grammar: pick an operation (`add`, `say`, `stop`), then for `add` one number seen in the last

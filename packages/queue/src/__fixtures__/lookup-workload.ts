@@ -1,7 +1,8 @@
 import { episodeSeed, runJobs } from "@hs/failure-analysis";
-import type { EpisodeExecutor, Trajectory } from "@hs/harness";
+import type { EpisodeExecutor } from "@hs/harness";
 import { createLookupBenchmark, createLookupGrammar, lookupPool } from "@hs/harness/test-environments";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
+import type { Trajectory } from "@hs/spec";
 
 /** Episodes of the lookup benchmark (every pool harness, `rollouts` seeds per task), through `executor` or in process. */
 export async function lookupWorkload(rollouts: number, executor?: EpisodeExecutor): Promise<Trajectory[]> {

@@ -1,4 +1,4 @@
-import type { BenchmarkV1, EnvironmentV1 } from "@hs/harness";
+import type { BenchmarkV1, EnvironmentV1 } from "@hs/spec";
 
 const sleep = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
 

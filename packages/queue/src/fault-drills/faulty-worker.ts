@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
-import { type ActionGrammarV1, type BenchmarkV1, runEpisode, type Trajectory } from "@hs/harness";
+import { runEpisode } from "@hs/harness";
+import type { ActionGrammarV1, BenchmarkV1, Trajectory } from "@hs/spec";
 import { type Job, Worker } from "bullmq";
 import { loadReferencedPolicy } from "../policy-store.js";
 import { queuePackageVersion } from "../queue-version.js";

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { type PolicyV1, runEpisode, type Task } from "@hs/harness";
+import { runEpisode } from "@hs/harness";
+import type { PolicyV1, Task } from "@hs/spec";
 import { TinkerClient } from "../client/tinker-client.js";
 import { TinkerGrpoLearner } from "../learner/tinker-learner.js";
 import { TinkerSamplerPolicy } from "../policy/tinker-policy.js";

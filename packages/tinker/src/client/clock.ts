@@ -1,4 +1,4 @@
-import { CancelledError } from "@hs/harness";
+import { CancelledError } from "@hs/spec";
 
 /** Time source of the client: injectable so tests can record and skip waits. */
 export interface Clock {

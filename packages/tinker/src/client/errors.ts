@@ -1,4 +1,4 @@
-import { HarnessSError } from "@hs/harness";
+import { HarnessSError } from "@hs/spec";
 
 /** The server refused a request for good (4xx other than 408/410/429) or the retries ran out. */
 export class TinkerApiError extends HarnessSError {

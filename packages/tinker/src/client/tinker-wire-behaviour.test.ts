@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import { afterEach, describe, expect, it } from "vitest";
 import { startPair, tinyModel } from "../__fixtures__/harness.js";
 import { type Datum, floatTensor, intTensor, tokensInput } from "../protocol/datum.js";

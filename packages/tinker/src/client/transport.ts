@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { CancelledError, InvalidInputError } from "@hs/harness";
+import { CancelledError, InvalidInputError } from "@hs/spec";
 import type { z } from "zod";
 import {
   type CallDeadline,

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSpec, Trajectory } from "@hs/harness";
+import type { ChatMessage, ToolSpec, Trajectory } from "@hs/spec";
 import { trajectoryDatums } from "../learner/trajectory-datums.js";
 import { tinkerTraceSchema } from "../policy/tinker-policy.js";
 

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { type InvalidInputError, readTrajectories, type Trajectory } from "@hs/harness";
+import { readTrajectories } from "@hs/harness";
+import type { InvalidInputError, Trajectory } from "@hs/spec";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import {
   conversationMessages,

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LearnerStats, LearnerV1, TrainingBatch, TrainingSample } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import type { LearnerStats, LearnerV1, TrainingBatch, TrainingSample } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { z } from "zod";
 import type { TinkerClient, TrainingModelHandle } from "../client/tinker-client.js";
 import { type TinkerSamplerPolicy, tinkerTraceSchema } from "../policy/tinker-policy.js";

@@ -1,4 +1,4 @@
-import type { PolicyAction, PolicyActOptions, PolicyV1, PolicyView } from "@hs/harness";
+import type { PolicyAction, PolicyActOptions, PolicyV1, PolicyView } from "@hs/spec";
 import { z } from "zod";
 import { TinkerApiError } from "../client/errors.js";
 import type { SamplingSessionHandle, TinkerClient } from "../client/tinker-client.js";

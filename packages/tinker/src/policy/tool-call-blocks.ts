@@ -1,4 +1,4 @@
-import type { ToolCall } from "@hs/harness";
+import type { ToolCall } from "@hs/spec";
 import { z } from "zod";
 
 const blockPattern = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;

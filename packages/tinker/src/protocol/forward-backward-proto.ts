@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { InvalidInputError } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 import protobuf from "protobufjs";
 import type { z } from "zod";
 import type { Datum, TensorData } from "./datum.js";

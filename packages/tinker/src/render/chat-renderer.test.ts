@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChatMessage } from "@hs/harness";
+import type { ChatMessage } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { trajectoryDatums } from "../learner/trajectory-datums.js";
 import { ChatRenderer } from "./chat-renderer.js";

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChatMessage, ToolSpec } from "@hs/harness";
-import { InvalidInputError } from "@hs/harness";
+import type { ChatMessage, ToolSpec } from "@hs/spec";
+import { InvalidInputError } from "@hs/spec";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";

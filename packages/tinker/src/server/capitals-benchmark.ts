@@ -1,5 +1,5 @@
-import type { BenchmarkV1, EnvironmentV1, EpisodeOutcome, HarnessConfig, Task } from "@hs/harness";
 import { createHarnessConfig } from "@hs/harness";
+import type { BenchmarkV1, EnvironmentV1, EpisodeOutcome, HarnessConfig, Task } from "@hs/spec";
 
 /** Original toy facts of the test benchmark (train: four countries; held out: two). */
 const facts: Record<string, { capital: string; split: "train" | "heldout" }> = {

@@ -1,7 +1,8 @@
 // A benchmark package written outside the Harness-S repository: it depends only on @hs/harness.
 
 import { readFile } from "node:fs/promises";
-import { createHarnessConfig, InvalidInputError } from "@hs/harness";
+import { createHarnessConfig } from "@hs/harness";
+import { InvalidInputError } from "@hs/spec";
 
 const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 const tools = [
