@@ -16,7 +16,7 @@ import { main } from "./main.js";
 import { importPluginModule, loadBenchmarkPlugin } from "./plugins.js";
 
 const fixtures = join(import.meta.dirname, "__fixtures__", "plugins");
-const harnessPackage = resolve(import.meta.dirname, "..", "..", "..", "packages", "harness");
+const workspacePackages = resolve(import.meta.dirname, "..", "..", "..", "packages");
 const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 
 async function run(argv: string[]) {
@@ -26,12 +26,13 @@ async function run(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-/** A project outside the workspace holding the two packages, with @hs/harness installed beside them. */
+/** A project outside the workspace holding the two packages, with @hs/spec and @hs/harness installed beside them. */
 function outsideProject(): string {
   const root = mkdtempSync(join(tmpdir(), "hs-plugins-"));
   cpSync(fixtures, root, { recursive: true });
   mkdirSync(join(root, "node_modules", "@hs"), { recursive: true });
-  symlinkSync(harnessPackage, join(root, "node_modules", "@hs", "harness"), "dir");
+  for (const name of ["spec", "harness"])
+    symlinkSync(join(workspacePackages, name), join(root, "node_modules", "@hs", name), "dir");
   return root;
 }
 

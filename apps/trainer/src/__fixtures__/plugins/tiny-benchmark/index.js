@@ -1,4 +1,4 @@
-// A benchmark package written outside the Harness-S repository: it depends only on @hs/harness.
+// A benchmark package written outside the Harness-S repository: it depends only on @hs/spec and @hs/harness.
 
 import { readFile } from "node:fs/promises";
 import { createHarnessConfig } from "@hs/harness";
