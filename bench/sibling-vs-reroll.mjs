@@ -8,15 +8,10 @@
 // Usage: pnpm build && node bench/sibling-vs-reroll.mjs [--tasks N] [--rollouts 4] [--fresh 1] [--seed 0] [--concurrency 2]
 import { parseArgs } from "node:util";
 import { createDbBench, dbbenchHarnessCallLibrary } from "../packages/benchmarks-dbbench/dist/index.js";
-import {
-  applyOperator,
-  builtinOperators,
-  createRandom,
-  episodeSeed,
-  runJobs,
-} from "../packages/evolution/dist/index.js";
+import { applyOperator, builtinOperators, signTestPValue } from "../packages/evolution/dist/index.js";
+import { episodeSeed, runJobs } from "../packages/failure-analysis/dist/index.js";
 import { createDbBenchGrammar } from "../packages/grammar-dbbench/dist/index.js";
-import { textSeed } from "../packages/harness/dist/index.js";
+import { createRandom, textSeed } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 
 const { values } = parseArgs({
@@ -72,19 +67,6 @@ function siblingsOf() {
   return siblings;
 }
 
-/** One-sided exact sign test: P(X >= wins) for X ~ Binomial(wins + losses, 1/2). */
-function signTest(wins, losses) {
-  const n = wins + losses;
-  if (n === 0) return 1;
-  let tail = 0;
-  let coefficient = 1;
-  for (let k = 0; k <= n; k++) {
-    if (k >= wins) tail += coefficient;
-    coefficient = (coefficient * (n - k)) / (k + 1);
-  }
-  return tail / 2 ** n;
-}
-
 const started = Date.now();
 const baseJobs = tasks.flatMap((task) =>
   Array.from({ length: rollouts }, (_, rollout) => ({
@@ -132,7 +114,7 @@ for (const sibling of siblingsOf()) {
   });
   const ratio = rerollRescued === 0 ? (rescued === 0 ? "-" : "inf") : (rescued / rerollRescued).toFixed(2);
   console.log(
-    `${sibling.id} | ${sibling.id.split(":")[0]} | ${rescued} | ${rerollRescued} | ${ratio} | ${siblingOnly} | ${rerollOnly} | ${signTest(siblingOnly, rerollOnly).toFixed(4)}`,
+    `${sibling.id} | ${sibling.id.split(":")[0]} | ${rescued} | ${rerollRescued} | ${ratio} | ${siblingOnly} | ${rerollOnly} | ${signTestPValue(siblingOnly, siblingOnly + rerollOnly).toFixed(4)}`,
   );
 }
 policy.dispose();

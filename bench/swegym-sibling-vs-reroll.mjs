@@ -8,7 +8,7 @@
 //   --all: every harness-call entry of the library, not only the trace ones
 import { parseArgs } from "node:util";
 import { createSweGym, sweGymHarnessCallLibrary } from "../packages/benchmarks-swegym/dist/index.js";
-import { applyOperator, builtinOperators } from "../packages/evolution/dist/index.js";
+import { applyOperator, builtinOperators, signTestPValue } from "../packages/evolution/dist/index.js";
 import { episodeSeed, runJobs } from "../packages/failure-analysis/dist/index.js";
 import { createSweGymGrammar } from "../packages/grammar-swegym/dist/index.js";
 import { createRandom, textSeed } from "../packages/harness/dist/index.js";
@@ -71,19 +71,6 @@ function siblingsOf() {
   return siblings;
 }
 
-/** One-sided exact sign test: P(X >= wins) for X ~ Binomial(wins + losses, 1/2). */
-function signTest(wins, losses) {
-  const n = wins + losses;
-  if (n === 0) return 1;
-  let tail = 0;
-  let coefficient = 1;
-  for (let k = 0; k <= n; k++) {
-    if (k >= wins) tail += coefficient;
-    coefficient = (coefficient * (n - k)) / (k + 1);
-  }
-  return tail / 2 ** n;
-}
-
 const started = Date.now();
 const baseJobs = tasks.flatMap((task) =>
   Array.from({ length: rollouts }, (_, rollout) => ({
@@ -131,7 +118,7 @@ for (const sibling of siblingsOf()) {
     if (!trajectory.success && control) rerollOnly += 1;
   });
   console.log(
-    `${sibling.id} | ${rescued} | ${rerollRescued} | ${siblingOnly} | ${rerollOnly} | ${signTest(siblingOnly, rerollOnly).toFixed(4)} | ${names.join(" ")}`,
+    `${sibling.id} | ${rescued} | ${rerollRescued} | ${siblingOnly} | ${rerollOnly} | ${signTestPValue(siblingOnly, siblingOnly + rerollOnly).toFixed(4)} | ${names.join(" ")}`,
   );
 }
 policy.dispose();
