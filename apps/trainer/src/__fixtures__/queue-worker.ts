@@ -1,11 +1,38 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+import { main } from "../main.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The built CLI (`pnpm build` first): workers run as real `hs worker` processes. */
 export const builtCli = join(here, "../../dist/cli.js");
+
+/** `hs ARGS` run in this process: its exit code and what it wrote on stderr (stdout is dropped). */
+export async function runHs(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const code = await main(args, { stdout: () => {}, stderr: (text) => (stderr += text) });
+  return { code, stderr };
+}
+
+/**
+ * A maker of temporary directories, all removed after the test file's tests: call it once at the top
+ * of a test file (it registers the `afterAll` that removes them).
+ */
+export function temporaryDirectories(): (prefix: string) => Promise<string> {
+  const directories: string[] = [];
+  afterAll(async () => {
+    for (const directory of directories) await rm(directory, { recursive: true, force: true });
+  });
+  return async (prefix) => {
+    const directory = await mkdtemp(join(tmpdir(), prefix));
+    directories.push(directory);
+    return directory;
+  };
+}
 
 /** The Redis of the queue tests, or undefined (then they skip, except in CI, where they fail). */
 export function testRedisUrl(suite: string): string | undefined {

@@ -1,15 +1,14 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   jsonlWithoutClock,
   jsonWithoutClock,
+  runHs as hs,
   startWorkerProcess,
+  temporaryDirectories,
   testRedisUrl,
 } from "../__fixtures__/queue-worker.js";
-import { main } from "../main.js";
 
 const redisUrl = testRedisUrl("hs quickstart and hs evolve --redis tests");
 const tinyBenchmark = join(
@@ -20,22 +19,7 @@ const tinyBenchmark = join(
   "tiny-benchmark",
   "index.js",
 );
-const directories: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) await rm(directory, { recursive: true, force: true });
-});
-
-async function hs(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const code = await main(args, { stdout: () => {}, stderr: (text) => (stderr += text) });
-  return { code, stderr };
-}
-
-async function scratch(prefix: string): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), prefix));
-  directories.push(directory);
-  return directory;
-}
+const scratch = temporaryDirectories();
 
 /** results.json with its own directory written as OUT, without the wall time and the --redis setting. */
 function comparableResults(out: string): unknown {

@@ -1,33 +1,26 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { jsonlWithoutClock, startWorkerProcess, testRedisUrl } from "../__fixtures__/queue-worker.js";
-import { main } from "../main.js";
+import { describe, expect, it } from "vitest";
+import {
+  jsonlWithoutClock,
+  runHs as hs,
+  startWorkerProcess,
+  temporaryDirectories,
+  testRedisUrl,
+} from "../__fixtures__/queue-worker.js";
 
 const redisUrl = testRedisUrl("hs worker tests");
 const here = dirname(fileURLToPath(import.meta.url));
 const devFile = join(here, "../../../../packages/benchmarks-dbbench/data/dev.jsonl");
-const directories: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) await rm(directory, { recursive: true, force: true });
-});
-
-async function hs(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const code = await main(args, { stdout: () => {}, stderr: (text) => (stderr += text) });
-  return { code, stderr };
-}
+const scratch = temporaryDirectories();
 
 const lines = (directory: string, file: string) => jsonlWithoutClock(join(directory, file));
 
 describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => {
   it("trains through a worker process with the same trajectories, metrics and weights as in process", async () => {
     const url = redisUrl as string;
-    const directory = await mkdtemp(join(tmpdir(), "hs-worker-"));
-    directories.push(directory);
+    const directory = await scratch("hs-worker-");
     const data = join(directory, "four.jsonl");
     writeFileSync(data, `${readFileSync(devFile, "utf8").split("\n").slice(40, 44).join("\n")}\n`);
     const train = (out: string, ...extra: string[]) =>
@@ -54,8 +47,7 @@ describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => 
   }, 120_000);
 
   it("refuses --redis with a tinker policy and --episode-time-limit without --redis", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "hs-worker-usage-"));
-    directories.push(directory);
+    const directory = await scratch("hs-worker-usage-");
     const out = join(directory, "run");
     const tinker = await hs([
       "train",
