@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  runHs as hs,
   jsonlWithoutClock,
   jsonWithoutClock,
-  runHs as hs,
   startWorkerProcess,
   temporaryDirectories,
   testRedisUrl,

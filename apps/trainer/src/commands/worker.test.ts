@@ -3,8 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
-  jsonlWithoutClock,
   runHs as hs,
+  jsonlWithoutClock,
   startWorkerProcess,
   temporaryDirectories,
   testRedisUrl,
