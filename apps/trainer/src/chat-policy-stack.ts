@@ -68,7 +68,7 @@ export interface ChatStack {
   /** Counts updates; takes no gradient step. */
   learner: LearnerV1;
   /** What a queue job names: endpoint, model and settings, never the key. */
-  reference: PolicyReference;
+  reference(): Promise<PolicyReference>;
   /** Writes the closing line when calls failed. */
   release(): Promise<void>;
 }
@@ -88,7 +88,7 @@ export function openChatStack(args: CommandArguments, stderr: (text: string) => 
   return {
     policy,
     learner: createServedModelLearner(settings.model),
-    reference: chatPolicyReference(settings),
+    reference: async () => chatPolicyReference(settings),
     async release() {
       const summary = summarizeFailures("chat policy", policy.stats);
       if (summary !== undefined) write(summary);

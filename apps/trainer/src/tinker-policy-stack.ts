@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type PolicyReference, tinkerPolicyReference, tinkerSamplerSettings } from "@hs/queue";
 import { InvalidInputError, type LearnerV1, type PolicyV1 } from "@hs/spec";
 import {
   ChatRenderer,
@@ -56,6 +57,11 @@ export interface TinkerStack {
   policy: PolicyV1;
   /** The learner taking gradient steps on the server. */
   learner: LearnerV1;
+  /**
+   * What a queue job names at the sampler's current version: server, base model, tokenizer and the
+   * sampler path the learner saved, never the API key (workers read their own).
+   */
+  reference(): Promise<PolicyReference>;
   /** Ends the session. */
   release(): Promise<void>;
 }
@@ -119,6 +125,16 @@ export async function openTinkerStack(
     loraConfig: { rank: integerOption(args, "lora-rank") },
     runName,
   });
+  const settings = once(() =>
+    tinkerSamplerSettings({
+      baseUrl: client.transport.baseUrl,
+      baseModel,
+      tokenizerDirectory: tokenizer,
+      maxTokens: integerOption(args, "max-tokens"),
+      deadlineMs: integerOption(args, "tinker-deadline") * 1000,
+    }),
+  );
+  const reference = async () => tinkerPolicyReference(await settings(), sampler);
   const calls = createOutboundCalls(stderr);
   const failures: unknown[] = [];
   const release = async () => {
@@ -128,7 +144,19 @@ export async function openTinkerStack(
     if (summary !== null)
       throw new Error(`${summary}; the first: ${first instanceof Error ? first.message : String(first)}`);
   };
-  return { policy: reportedPolicy(sampler, calls, failures), learner, release };
+  return { policy: reportedPolicy(sampler, calls, failures), learner, reference, release };
+}
+
+/** `make` called on first use only; a failure is not kept. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
 }
 
 /**

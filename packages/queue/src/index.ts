@@ -7,3 +7,5 @@ export * from "./redis-connection.js";
 export * from "./result-check.js";
 export * from "./rollout-job.js";
 export * from "./rollout-worker.js";
+export * from "./tinker-policy-reference.js";
+export * from "./tinker-samplers.js";

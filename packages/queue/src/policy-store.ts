@@ -7,6 +7,7 @@ import { createEmbeddedPolicy, EmbeddedPolicy, policyFileName, readPolicyConfig 
 import { type ActionGrammarV1, InvalidInputError, type PolicyV1 } from "@hs/spec";
 import type { Redis } from "ioredis";
 import type { PolicyReference } from "./rollout-job.js";
+import type { TinkerSamplers } from "./tinker-samplers.js";
 
 /** How long published weights stay in Redis (seconds): long enough for any step's rollouts. */
 const weightsTimeToLiveSeconds = 7 * 24 * 3600;
@@ -60,17 +61,25 @@ export function chatPolicyReference(
 export async function describePolicy(redis: Redis, run: string, policy: PolicyV1): Promise<PolicyReference> {
   if (policy instanceof EmbeddedPolicy) return publishEmbeddedPolicy(redis, run, policy);
   throw new InvalidInputError(
-    `policy ${policy.id} cannot be sent to queue workers: only the embedded policy and chat endpoints (chatPolicyReference) can`,
+    `policy ${policy.id} cannot be sent to queue workers: only the embedded policy, chat endpoints (chatPolicyReference) and Tinker samplers (tinkerPolicyReference) can`,
     { field: "policy" },
   );
 }
 
-/** Builds the policy a job names, on a worker. */
+/** Builds the policy a job names, on a worker (a Tinker sampler through the worker's `tinker` samplers). */
 export async function loadReferencedPolicy(
   redis: Redis,
   reference: PolicyReference,
   grammar: () => ActionGrammarV1,
+  tinker?: TinkerSamplers,
 ): Promise<PolicyV1> {
+  if (reference.kind === "tinker") {
+    if (tinker === undefined)
+      throw new InvalidInputError("this worker has no Tinker samplers for a tinker policy", {
+        field: "policy.kind",
+      });
+    return tinker.policyOf(reference);
+  }
   if (reference.kind === "chat") {
     return createChatPolicy({
       ...(reference.settings as Partial<ChatPolicyOptions>),

@@ -51,10 +51,49 @@ export const chatPolicyReferenceSchema = z.strictObject({
   settings: z.record(z.string(), z.unknown()),
 });
 
+/**
+ * An LLM on a Tinker server at one version: the sampler weights the learner saved for that step
+ * (`save_weights_for_sampler`), sampled with the model's own tokenizer and chat template. The worker
+ * reads its API key from its own environment (`TINKER_API_KEY`), as the trainer's client does.
+ */
+export const tinkerPolicyReferenceSchema = z.strictObject({
+  /** Backend. */
+  kind: z.literal("tinker"),
+  /** Policy id (`tinker:BASE_MODEL`), recorded on trajectories. */
+  id: z.string().min(1),
+  /** Version (`base`, `tinker-3`: the updates behind the sampler weights), recorded on trajectories. */
+  version: z.string().min(1),
+  /** The Tinker API server's root (`http://HOST:PORT`; the client adds `/api/v1`). */
+  baseUrl: z.string().regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL"),
+  /** The base model. */
+  baseModel: z.string().min(1),
+  /** `tinker://MODEL/sampler_weights/NAME` to sample from; null: the base model's own weights. */
+  samplerPath: z
+    .string()
+    .regex(/^tinker:\/\/\S+$/, "expected a tinker:// sampler path")
+    .nullable(),
+  /** The tokenizer and chat template the prompt is rendered with. */
+  tokenizer: z.strictObject({
+    /** Directory with `tokenizer.json` and `tokenizer_config.json` (a path on the worker's machine). */
+    directory: z.string().min(1),
+    /** SHA-256 over those files (and `chat_template.jinja`); the worker checks its copy against it. */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  /** Most tokens sampled per step. */
+  maxTokens: z.number().int().positive(),
+  /** Sampling temperature (absent: the sampler's default). */
+  temperature: z.number().nonnegative().optional(),
+  /** Longest wait for one Tinker call, submission and result, in milliseconds. */
+  deadlineMs: z.number().int().positive(),
+});
+/** An LLM on a Tinker server at one version. */
+export type TinkerPolicyReference = z.infer<typeof tinkerPolicyReferenceSchema>;
+
 /** The policy a job acts with, at the version the trainer holds now. */
 export const policyReferenceSchema = z.discriminatedUnion("kind", [
   embeddedPolicyReferenceSchema,
   chatPolicyReferenceSchema,
+  tinkerPolicyReferenceSchema,
 ]);
 /** The policy a job acts with. */
 export type PolicyReference = z.infer<typeof policyReferenceSchema>;

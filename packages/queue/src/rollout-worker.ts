@@ -13,6 +13,7 @@ import {
   type RolloutResult,
   rolloutJobSchema,
 } from "./rollout-job.js";
+import { TinkerSamplers } from "./tinker-samplers.js";
 
 /** Options of `startRolloutWorker`. */
 export interface RolloutWorkerOptions {
@@ -36,6 +37,8 @@ export interface RolloutWorkerOptions {
   name?: string;
   /** Heartbeat period in milliseconds (default 5000): `hs:workers:NAME` in Redis, expiring after three. */
   heartbeatMs?: number;
+  /** `X-API-Key` of the Tinker servers jobs name (default `TINKER_API_KEY` of this process's environment). */
+  tinkerApiKey?: string;
   /** Told of each job done, refused or failed. */
   onEvent?: (event: { kind: "done" | "refused" | "failed"; jobId: string; message?: string }) => void;
 }
@@ -69,13 +72,18 @@ const episodesPerFetchLoop = 32;
 interface Loaders {
   benchmarkOf(reference: BenchmarkReference): Promise<BenchmarkV1>;
   policyOf(reference: PolicyReference, benchmark: BenchmarkV1): Promise<PolicyV1>;
+  /** Ends the Tinker sessions. */
+  close(): Promise<void>;
 }
 
 function createLoaders(options: RolloutWorkerOptions, redis: Redis): Loaders {
   const benchmarks = new Map<string, Promise<BenchmarkV1>>();
   const policies = new Map<string, Promise<PolicyV1>>();
   const grammarOf = options.grammarOf ?? defaultGrammar;
+  const apiKey = options.tinkerApiKey ?? process.env.TINKER_API_KEY;
+  const tinker = new TinkerSamplers(apiKey === undefined ? {} : { apiKey });
   return {
+    close: () => tinker.close(),
     benchmarkOf(reference) {
       const key = JSON.stringify(reference);
       if (!benchmarks.has(key)) {
@@ -86,6 +94,7 @@ function createLoaders(options: RolloutWorkerOptions, redis: Redis): Loaders {
       return benchmarks.get(key) as Promise<BenchmarkV1>;
     },
     policyOf(reference, benchmark) {
+      if (reference.kind === "tinker") return tinker.policyOf(reference);
       const key = JSON.stringify(reference);
       const known = policies.get(key);
       if (known !== undefined) return known;
@@ -197,7 +206,8 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
   const name = options.name ?? `${hostname()}:${process.pid}`;
   const concurrency = options.concurrency ?? 1;
   const tally: Tally = { done: 0, running: 0 };
-  const processJob = createJobProcessor(options, { version, name }, createLoaders(options, redis), tally);
+  const loaders = createLoaders(options, redis);
+  const processJob = createJobProcessor(options, { version, name }, loaders, tally);
   const workers = fetchLoopShares(concurrency).map((share) => {
     const worker = new Worker(options.queueName ?? rolloutQueueName(version), processJob, {
       connection: redis,
@@ -228,6 +238,7 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     async close() {
       stopHeartbeat();
       await Promise.all(workers.map((worker) => worker.close()));
+      await loaders.close();
       await redis.del(`hs:workers:${name}`).catch(() => 0);
       redis.disconnect();
     },
@@ -256,16 +267,57 @@ function defaultGrammar(benchmark: BenchmarkV1): ActionGrammarV1 {
   return benchmark.actionGrammar;
 }
 
+/**
+ * The policy of one job, remembering its first failure. The harness runtime records a policy's failure
+ * as the episode's error; a Tinker sampler's failure fails the job instead (the trainer's own Tinker
+ * policy fails its run on one), so that no trajectory of a broken sampler call is counted.
+ */
+function watchedPolicy(policy: PolicyV1): { policy: PolicyV1; failure: () => unknown } {
+  let failure: unknown;
+  const watched: PolicyV1 = {
+    specificationVersion: policy.specificationVersion,
+    id: policy.id,
+    get version() {
+      return policy.version;
+    },
+    async act(view, options) {
+      try {
+        return await policy.act(view, options);
+      } catch (error) {
+        failure ??= error;
+        throw error;
+      }
+    },
+  };
+  return { policy: watched, failure: () => failure };
+}
+
 async function runJob(
   data: RolloutJob,
   benchmark: BenchmarkV1,
   policyOf: (reference: PolicyReference, benchmark: BenchmarkV1) => Promise<PolicyV1>,
 ) {
-  const policy = await policyOf(data.policy, benchmark);
-  if (policy.version !== data.key.policyVersion)
+  const loaded = await policyOf(data.policy, benchmark);
+  if (loaded.version !== data.key.policyVersion)
     throw new UnrecoverableError(
-      `loaded policy version ${policy.version}, the job names ${data.key.policyVersion}`,
+      `loaded policy version ${loaded.version}, the job names ${data.key.policyVersion}`,
     );
+  if (data.policy.kind !== "tinker") return runTimedEpisode(data, benchmark, loaded);
+  const { policy, failure } = watchedPolicy(loaded);
+  const trajectory = await runTimedEpisode(data, benchmark, policy);
+  const failed = failure();
+  if (failed !== undefined)
+    throw new Error(
+      `the Tinker sampler failed: ${failed instanceof Error ? failed.message : String(failed)}`,
+      {
+        cause: failed,
+      },
+    );
+  return trajectory;
+}
+
+/** Runs the job's episode under its time limit. */
+async function runTimedEpisode(data: RolloutJob, benchmark: BenchmarkV1, policy: PolicyV1) {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, fail) => {

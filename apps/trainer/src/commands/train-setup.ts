@@ -54,10 +54,6 @@ function checkPolicyOptions(args: CommandArguments, backend: PolicyBackend, init
     throw new UsageError(
       `--init and --hidden are the embedded policy's; ${backend.kind === "tinker" ? "a tinker: policy starts from its base model" : "a chat policy acts with the served model"}`,
     );
-  if (backend.kind === "tinker" && args.values.redis !== undefined)
-    throw new UsageError(
-      "--redis sends the embedded policy's weights to the workers; a tinker: policy's sampler is not sent (run it without --redis)",
-    );
   if (init !== undefined && args.values.hidden !== undefined)
     throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
 }

@@ -188,7 +188,7 @@ async function trainInOwnedDirectory(
     phase: "train",
     run: runDirectory,
     tasks: { data: setup.dataFile, split: setup.split },
-    ...(chat === undefined ? {} : { describePolicy: async () => chat.reference }),
+    ...("reference" in stack ? { describePolicy: () => stack.reference() } : {}),
   });
   const { summary, profiles } = await trainMethod({
     ...{ benchmark, harness, tasks, policy: stack.policy, learner: stack.learner, config },

@@ -46,24 +46,8 @@ describe.skipIf(redisUrl === undefined)("hs worker and hs train --redis", () => 
     expect(weights("queued").equals(weights("local"))).toBe(true);
   }, 120_000);
 
-  it("refuses --redis with a tinker policy and --episode-time-limit without --redis", async () => {
+  it("refuses --episode-time-limit without --redis", async () => {
     const directory = await scratch("hs-worker-usage-");
-    const out = join(directory, "run");
-    const tinker = await hs([
-      "train",
-      "--bench",
-      "dbbench",
-      "--method",
-      "grpo",
-      "--policy",
-      "tinker:Qwen/Qwen3-4B",
-      "--out",
-      out,
-      "--redis",
-      "redis://127.0.0.1:1",
-    ]);
-    expect(tinker.code).toBe(2);
-    expect(tinker.stderr).toMatch(/--redis sends the embedded policy's weights/);
     const limit = await hs([
       "train",
       "--bench",

@@ -28,7 +28,9 @@ export const workerCommand: Command = {
 
 Takes rollout jobs from the queue in Redis and runs them: any benchmark a job names (an alias, a
 package or a plugin path, opened with the job's options and tasks), the embedded policy at the version
-the job names (weights published by the trainer in Redis) or a chat endpoint. The job's lock is renewed
+the job names (weights published by the trainer in Redis), a chat endpoint, or a Tinker sampler (the
+sampler path the learner saved for that step, rendered with the job's tokenizer directory, which must
+exist on this machine; the key is read from TINKER_API_KEY here). The job's lock is renewed
 while an episode runs; a worker killed mid-episode leaves its job to another worker. Runs until
 SIGINT or SIGTERM, then finishes the episodes under way.`,
   options: {

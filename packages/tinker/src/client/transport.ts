@@ -194,7 +194,11 @@ export class TinkerTransport {
     const binary = body instanceof Uint8Array;
     if (method === "POST") headers["content-type"] = binary ? "application/x-protobuf" : "application/json";
     const remaining = options.deadline?.remainingMs() ?? Number.POSITIVE_INFINITY;
-    const limit = Math.max(1, Math.min(options.attemptTimeoutMs ?? this.policy.attemptTimeoutMs, remaining));
+    // AbortSignal.timeout takes whole milliseconds; the deadline's remainder is fractional
+    const limit = Math.max(
+      1,
+      Math.ceil(Math.min(options.attemptTimeoutMs ?? this.policy.attemptTimeoutMs, remaining)),
+    );
     const timeout = AbortSignal.timeout(limit);
     const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     const started = this.clock.now();

@@ -73,6 +73,14 @@ export class TinkerSamplerPolicy implements PolicyV1 {
     this.versionValue = version;
   }
 
+  /**
+   * Opens the sampling session on the current sampler weights now rather than at the first `act`, so
+   * that weights the server does not have are refused before any episode starts.
+   */
+  async open(options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.samplingSession(options.signal);
+  }
+
   private async samplingSession(signal: AbortSignal | undefined): Promise<SamplingSessionHandle> {
     if (this.session === undefined) {
       this.session = await this.options.client.createSamplingSession(
