@@ -40,7 +40,7 @@ async function everythingIn(url: string): Promise<string> {
       if (type === "hash") texts.push(JSON.stringify(await redis.hgetall(key)));
       else if (type === "string") texts.push((await redis.get(key)) ?? "");
       else if (type === "list") texts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-      else if (type === "zset") texts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
+      else if (type === "zset") texts.push(JSON.stringify(await redis.zrange(key, "0", "-1")));
       else if (type === "set") texts.push(JSON.stringify(await redis.smembers(key)));
     }
   } finally {
