@@ -9,6 +9,7 @@ import {
   builtinOperators,
   changedSections,
   DirectionViolationError,
+  everySingleEdit,
   type MutationOperator,
   operatorsOf,
   sectionNames,
@@ -122,6 +123,49 @@ describe("direction operators", () => {
     for (const operator of builtinOperators)
       expect(applied.get(operator.name) ?? 0, operator.name).toBeGreaterThan(0);
   }, 60_000);
+
+  it("an operator's variants are exactly the configs its random draws reach, each named by its option", () => {
+    const toolNames = ["lookup", "dump", "submit"];
+    for (const operator of builtinOperators.filter((entry) => entry.variants !== undefined)) {
+      for (const base of bases) {
+        const variants = (operator.variants?.(base, { library, toolNames }) ?? []).filter(
+          (variant) => changedSections(base, variant.config).length > 0,
+        );
+        const drawn = new Set<string>();
+        for (let seed = 0; seed < 40; seed++) {
+          const result = applyOperator(operator, base, { random: createRandom(seed), library, toolNames });
+          if (result !== null) drawn.add(JSON.stringify(result));
+        }
+        const name = `${operator.name} on ${base.id}`;
+        expect(new Set(variants.map((variant) => JSON.stringify(variant.config))), name).toEqual(drawn);
+        for (const variant of variants)
+          expect(variant.edit, name).toMatch(new RegExp(`^${operator.name}\\[\\d+\\]$`));
+      }
+    }
+  });
+
+  it("every single edit of a direction: one per operator and option, in order, none twice", () => {
+    const hints = ["First hint.", "Second hint.", "Third hint."];
+    const edits = everySingleEdit(operatorsOf("guidance"), lookupTextHarness, {
+      random: createRandom(1),
+      library: { ...library, hints: [...hints, "Second hint."] },
+      toolNames: [],
+    });
+    expect(edits.map((entry) => entry.edit)).toEqual(["add-hint[0]", "add-hint[1]", "add-hint[2]"]);
+    expect(edits.map((entry) => entry.config.prompt.hints)).toEqual(hints.map((hint) => [hint]));
+    const rich = everySingleEdit(operatorsOf("guidance"), richBase, {
+      random: createRandom(1),
+      library: { ...library, hints },
+      toolNames: [],
+    });
+    expect(rich.map((entry) => entry.edit)).toEqual([
+      "add-hint[0]",
+      "add-hint[1]",
+      "add-hint[2]",
+      "drop-hint[0]",
+      "move-hints",
+    ]);
+  });
 
   it("chained operators of one direction still touch only that section", () => {
     for (const direction of fixDirections) {
