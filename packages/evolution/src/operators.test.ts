@@ -52,6 +52,14 @@ const library = {
       calls: [{ tool: "dump", arguments: {} }],
       maxPerEpisode: 1,
     },
+    {
+      tools: ["lookup"],
+      resultPattern: "^\\[\\]$",
+      resultFlags: "",
+      note: "An empty reply; the harness listed the table:",
+      calls: [{ tool: "dump", arguments: {} }],
+      maxPerEpisode: 1,
+    },
   ],
   checkCalls: [
     {
@@ -80,7 +88,13 @@ describe("harness-call operators", () => {
     expect(prelude?.context.prelude).toEqual(library.preludes[0]);
     expect(applyOperator(named("add-prelude"), prelude as HarnessConfig, context(2))).toBeNull();
     const followUp = applyOperator(named("add-follow-up"), lookupTextHarness, context(1));
-    expect(followUp?.errorRecovery.followUps).toEqual(library.followUps);
+    expect(followUp?.errorRecovery.followUps).toHaveLength(1);
+    expect(library.followUps).toContainEqual(followUp?.errorRecovery.followUps?.[0]);
+    const every = applyOperator(named("add-every-follow-up"), lookupTextHarness, context(1));
+    expect(new Set(every?.errorRecovery.followUps?.map((entry) => entry.note))).toEqual(
+      new Set(library.followUps.map((entry) => entry.note)),
+    );
+    expect(applyOperator(named("add-every-follow-up"), followUp as HarnessConfig, context(1))).toBeNull();
     const check = applyOperator(named("add-check-calls"), lookupTextHarness, context(1));
     expect(check?.verification).toMatchObject({
       enabled: true,
@@ -93,7 +107,13 @@ describe("harness-call operators", () => {
   });
 
   it("does not apply where the library offers nothing", () => {
-    for (const name of ["add-prelude", "add-follow-up", "add-check-calls", "set-steps"]) {
+    for (const name of [
+      "add-prelude",
+      "add-follow-up",
+      "add-every-follow-up",
+      "add-check-calls",
+      "set-steps",
+    ]) {
       expect(
         applyOperator(named(name), lookupTextHarness, { ...context(1), library: genericLibrary }),
         name,

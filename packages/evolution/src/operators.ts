@@ -175,12 +175,10 @@ export function everySingleEdit(
     const made =
       operator.variants === undefined
         ? [{ edit: operator.name, config: applyOperator(operator, config, context) }]
-        : operator
-            .variants(config, context)
-            .map((variant) => ({
-              edit: variant.edit,
-              config: checkedEdit(operator, config, variant.config),
-            }));
+        : operator.variants(config, context).map((variant) => ({
+            edit: variant.edit,
+            config: checkedEdit(operator, config, variant.config),
+          }));
     for (const { edit, config: changed } of made) {
       if (changed === null || seen.has(canonicalJson(changed))) continue;
       seen.add(canonicalJson(changed));
@@ -500,6 +498,21 @@ export const harnessCallOperators: readonly MutationOperator[] = [
         draft.errorRecovery.followUps = [...(draft.errorRecovery.followUps ?? []), structuredClone(followUp)];
       }),
   }),
+  {
+    name: "add-every-follow-up",
+    direction: "error-recovery",
+    apply(config, { library }) {
+      const present = new Set((config.errorRecovery.followUps ?? []).map((entry) => canonicalJson(entry)));
+      const missing = (library.followUps ?? []).filter((entry) => !present.has(canonicalJson(entry)));
+      if (missing.length < 2) return null;
+      return edit(config, (draft) => {
+        draft.errorRecovery.followUps = [
+          ...(draft.errorRecovery.followUps ?? []),
+          ...structuredClone(missing),
+        ];
+      });
+    },
+  },
   choiceOperator({
     name: "add-check-calls",
     direction: "verification",
