@@ -1,9 +1,9 @@
-import { harnessHash, observedTrajectory } from "@hs/harness";
+import { harnessHash, observedTrajectory, shuffle } from "@hs/harness";
 import type { FixDirection, HarnessConfig, Trajectory } from "@hs/spec";
 import { type Candidate, scoreOf } from "./candidate-admission.js";
 import type { EvolutionRun } from "./evolution-run.js";
 import type { CandidateRecord, EvolutionReport } from "./evolve.js";
-import { applyOperator, type MutationOperator, pick } from "./operators.js";
+import { applyOperator, editNameOf, everySingleEdit, type MutationOperator, pick } from "./operators.js";
 
 /** A parent of the next generation: its config and where it came from. */
 interface Parent {
@@ -42,9 +42,41 @@ function operatorChildren(run: EvolutionRun, search: DirectionSearch, parent: Pa
     const hash = harnessHash(config);
     if (search.seen.has(hash)) continue;
     search.seen.add(hash);
-    children.push({ config, parent, edit: operator.name });
+    children.push({
+      config,
+      parent,
+      edit: editNameOf(operator, parent.config, config, { library, toolNames }),
+    });
   }
   return children;
+}
+
+/**
+ * The first generation's operator children when it tries every entry: every distinct single edit of
+ * the base (every operator of the direction with every option that applies, in a fixed order); when
+ * there are more than the cap, a seeded sample of that many, kept in that order.
+ */
+function everyEntryChildren(run: EvolutionRun, search: DirectionSearch, parent: Parent): Child[] {
+  const { random, library, toolNames } = run;
+  const edits = everySingleEdit(search.operators, parent.config, { random, library, toolNames }).filter(
+    (entry) => !search.seen.has(harnessHash(entry.config)),
+  );
+  const { firstGenerationCap } = run.search;
+  const kept =
+    edits.length <= firstGenerationCap
+      ? edits
+      : shuffle(
+          edits.map((_, index) => index),
+          random,
+        )
+          .slice(0, firstGenerationCap)
+          .sort((a, b) => a - b)
+          .map((index) => edits[index] as (typeof edits)[number]);
+  if (kept.length < edits.length) {
+    run.progress(`${search.direction}: ${edits.length} single edits, a seeded ${kept.length} of them tried`);
+  }
+  for (const entry of kept) search.seen.add(harnessHash(entry.config));
+  return kept.map((entry) => ({ config: entry.config, parent, edit: entry.edit }));
 }
 
 /** The proposer's config for a parent, logged whether accepted or not; null when there is none new. */
@@ -133,8 +165,11 @@ export async function searchDirection(
   let parents: Parent[] = [{ config: options.base, id: options.base.id, lineage: [], edits: [] }];
   for (let generation = 1; generation <= generations; generation++) {
     const children: Child[] = [];
+    const everyEntry = generation === 1 && run.search.firstGeneration === "every-entry";
     for (const parent of parents) {
-      children.push(...operatorChildren(run, search, parent));
+      children.push(
+        ...(everyEntry ? everyEntryChildren(run, search, parent) : operatorChildren(run, search, parent)),
+      );
       const proposed = await proposedChild(run, search, parent);
       if (proposed !== null) children.push(proposed);
     }

@@ -1,7 +1,7 @@
 import type { FailureMode } from "@hs/failure-analysis";
 import type { Random } from "@hs/harness";
 import type { EvolutionLibrary, FixDirection, HarnessConfig, Sibling, Task, Trajectory } from "@hs/spec";
-import type { EvolveOptions } from "./evolve.js";
+import type { EvolveOptions, FirstGeneration } from "./evolve.js";
 import type { MutationOperator } from "./operators.js";
 import type { ProposalLogEntry } from "./proposer.js";
 import type { createRerollControl } from "./reroll-control.js";
@@ -32,8 +32,14 @@ export interface EvolutionRun {
   reroll: ReturnType<typeof createRerollControl>;
   /** A candidate's validation on a direction's failures and on the sample of base successes. */
   validate(config: HarnessConfig, directionFailures: readonly Trajectory[]): Promise<Sibling["validation"]>;
-  /** Generations, children per parent and parents kept. */
-  search: { generations: number; perParent: number; beamWidth: number };
+  /** Generations, children per parent, parents kept, and how the first generation is made. */
+  search: {
+    generations: number;
+    perParent: number;
+    beamWidth: number;
+    firstGeneration: FirstGeneration;
+    firstGenerationCap: number;
+  };
   /** What a candidate must reach to join the pool. */
   admission: Admission;
 }

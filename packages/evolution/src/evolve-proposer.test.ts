@@ -39,7 +39,9 @@ describe("evolvePool with an LLM proposer over HTTP", async () => {
     base: lookupTextHarness,
     rolloutsPerTask: 4,
     generations: 1,
+    // the proposer's candidates alone: no operator children, and no first generation of every entry
     candidatesPerGeneration: 0,
+    firstGeneration: "sampled",
     directions: ["budget", "verification"],
     proposer,
     measureProperties: false,

@@ -34,6 +34,8 @@ export const evolveDefaults = {
   rolloutsPerTask: 4,
   generations: 3,
   candidatesPerGeneration: 3,
+  firstGeneration: "every-entry",
+  firstGenerationCap: 16,
   beamWidth: 2,
   successSample: 8,
   maxFailuresPerDirection: 512,
@@ -41,6 +43,16 @@ export const evolveDefaults = {
   minRescues: 3,
   controlPValue: 0.1,
 } as const;
+
+/**
+ * How a direction's first generation is made: `every-entry` validates every distinct single edit of
+ * the base that the direction's operators can make (each operator with each library option), in a
+ * fixed order; `sampled` draws `candidatesPerGeneration` operators at random, as later generations do.
+ */
+export type FirstGeneration = "every-entry" | "sampled";
+
+/** The values `firstGeneration` takes. */
+export const firstGenerations: readonly FirstGeneration[] = ["every-entry", "sampled"];
 
 /** Options of `evolvePool`. */
 export interface EvolveOptions extends EpisodeRunner {
@@ -58,6 +70,13 @@ export interface EvolveOptions extends EpisodeRunner {
   generations?: number;
   /** Operator children per parent per generation (default `evolveDefaults.candidatesPerGeneration`). */
   candidatesPerGeneration?: number;
+  /** How each direction's first generation is made (default `evolveDefaults.firstGeneration`). */
+  firstGeneration?: FirstGeneration;
+  /**
+   * Most first-generation operator children per direction with `every-entry`: with more single edits
+   * than this, a seeded sample of this many (default `evolveDefaults.firstGenerationCap`).
+   */
+  firstGenerationCap?: number;
   /** Parents kept between generations (default `evolveDefaults.beamWidth`). */
   beamWidth?: number;
   /** Base successes each candidate is checked on for regressions (default `evolveDefaults.successSample`). */
@@ -249,6 +268,8 @@ function evolutionRun(
       generations: options.generations ?? evolveDefaults.generations,
       perParent: options.candidatesPerGeneration ?? evolveDefaults.candidatesPerGeneration,
       beamWidth: options.beamWidth ?? evolveDefaults.beamWidth,
+      firstGeneration: options.firstGeneration ?? evolveDefaults.firstGeneration,
+      firstGenerationCap: options.firstGenerationCap ?? evolveDefaults.firstGenerationCap,
     },
     admission: {
       minScore: options.minScore ?? evolveDefaults.minScore,

@@ -9,6 +9,7 @@ import {
   builtinOperators,
   changedSections,
   DirectionViolationError,
+  everySingleEdit,
   type MutationOperator,
   operatorsOf,
   sectionNames,
@@ -51,6 +52,14 @@ const library = {
       calls: [{ tool: "dump", arguments: {} }],
       maxPerEpisode: 1,
     },
+    {
+      tools: ["lookup"],
+      resultPattern: "^\\[\\]$",
+      resultFlags: "",
+      note: "An empty reply; the harness listed the table:",
+      calls: [{ tool: "dump", arguments: {} }],
+      maxPerEpisode: 1,
+    },
   ],
   checkCalls: [
     {
@@ -79,7 +88,13 @@ describe("harness-call operators", () => {
     expect(prelude?.context.prelude).toEqual(library.preludes[0]);
     expect(applyOperator(named("add-prelude"), prelude as HarnessConfig, context(2))).toBeNull();
     const followUp = applyOperator(named("add-follow-up"), lookupTextHarness, context(1));
-    expect(followUp?.errorRecovery.followUps).toEqual(library.followUps);
+    expect(followUp?.errorRecovery.followUps).toHaveLength(1);
+    expect(library.followUps).toContainEqual(followUp?.errorRecovery.followUps?.[0]);
+    const every = applyOperator(named("add-every-follow-up"), lookupTextHarness, context(1));
+    expect(new Set(every?.errorRecovery.followUps?.map((entry) => entry.note))).toEqual(
+      new Set(library.followUps.map((entry) => entry.note)),
+    );
+    expect(applyOperator(named("add-every-follow-up"), followUp as HarnessConfig, context(1))).toBeNull();
     const check = applyOperator(named("add-check-calls"), lookupTextHarness, context(1));
     expect(check?.verification).toMatchObject({
       enabled: true,
@@ -92,7 +107,13 @@ describe("harness-call operators", () => {
   });
 
   it("does not apply where the library offers nothing", () => {
-    for (const name of ["add-prelude", "add-follow-up", "add-check-calls", "set-steps"]) {
+    for (const name of [
+      "add-prelude",
+      "add-follow-up",
+      "add-every-follow-up",
+      "add-check-calls",
+      "set-steps",
+    ]) {
       expect(
         applyOperator(named(name), lookupTextHarness, { ...context(1), library: genericLibrary }),
         name,
@@ -122,6 +143,49 @@ describe("direction operators", () => {
     for (const operator of builtinOperators)
       expect(applied.get(operator.name) ?? 0, operator.name).toBeGreaterThan(0);
   }, 60_000);
+
+  it("an operator's variants are exactly the configs its random draws reach, each named by its option", () => {
+    const toolNames = ["lookup", "dump", "submit"];
+    for (const operator of builtinOperators.filter((entry) => entry.variants !== undefined)) {
+      for (const base of bases) {
+        const variants = (operator.variants?.(base, { library, toolNames }) ?? []).filter(
+          (variant) => changedSections(base, variant.config).length > 0,
+        );
+        const drawn = new Set<string>();
+        for (let seed = 0; seed < 40; seed++) {
+          const result = applyOperator(operator, base, { random: createRandom(seed), library, toolNames });
+          if (result !== null) drawn.add(JSON.stringify(result));
+        }
+        const name = `${operator.name} on ${base.id}`;
+        expect(new Set(variants.map((variant) => JSON.stringify(variant.config))), name).toEqual(drawn);
+        for (const variant of variants)
+          expect(variant.edit, name).toMatch(new RegExp(`^${operator.name}\\[\\d+\\]$`));
+      }
+    }
+  });
+
+  it("every single edit of a direction: one per operator and option, in order, none twice", () => {
+    const hints = ["First hint.", "Second hint.", "Third hint."];
+    const edits = everySingleEdit(operatorsOf("guidance"), lookupTextHarness, {
+      random: createRandom(1),
+      library: { ...library, hints: [...hints, "Second hint."] },
+      toolNames: [],
+    });
+    expect(edits.map((entry) => entry.edit)).toEqual(["add-hint[0]", "add-hint[1]", "add-hint[2]"]);
+    expect(edits.map((entry) => entry.config.prompt.hints)).toEqual(hints.map((hint) => [hint]));
+    const rich = everySingleEdit(operatorsOf("guidance"), richBase, {
+      random: createRandom(1),
+      library: { ...library, hints },
+      toolNames: [],
+    });
+    expect(rich.map((entry) => entry.edit)).toEqual([
+      "add-hint[0]",
+      "add-hint[1]",
+      "add-hint[2]",
+      "drop-hint[0]",
+      "move-hints",
+    ]);
+  });
 
   it("chained operators of one direction still touch only that section", () => {
     for (const direction of fixDirections) {

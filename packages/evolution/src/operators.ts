@@ -35,6 +35,56 @@ export interface MutationOperator {
   direction: FixDirection;
   /** Returns a changed copy of the config, or null when it does not apply. */
   apply(config: HarnessConfig, context: OperatorContext): HarnessConfig | null;
+  /**
+   * Every config `apply` can make from `config`, one per option it would draw from (a library entry, a
+   * hint to drop), in a fixed order and without random draws. Absent: `apply` makes at most one.
+   */
+  variants?(config: HarnessConfig, context: Omit<OperatorContext, "random">): OperatorVariant[];
+}
+
+/** One of the configs an operator can make, named by the option it took. */
+export interface OperatorVariant {
+  /** The operator's name and the option's index, e.g. `add-hint[2]` (the library's third hint). */
+  edit: string;
+  /** The changed config. */
+  config: HarnessConfig;
+}
+
+/** An option of a choice operator: its index in the list it comes from, and the option itself. */
+interface Choice<T> {
+  index: number;
+  value: T;
+}
+
+/** The items that pass `keep`, each with its index in `items`. */
+function choicesOf<T>(items: readonly T[], keep: (item: T) => boolean = () => true): Choice<T>[] {
+  return items.flatMap((value, index) => (keep(value) ? [{ index, value }] : []));
+}
+
+/**
+ * An operator that draws one option and edits the config with it: `apply` draws with the random
+ * source, `variants` makes the edit of every option in order.
+ */
+function choiceOperator<T>(operator: {
+  name: string;
+  direction: FixDirection;
+  options(config: HarnessConfig, context: Omit<OperatorContext, "random">): Choice<T>[];
+  make(config: HarnessConfig, option: T, context: Omit<OperatorContext, "random">): HarnessConfig;
+}): MutationOperator {
+  return {
+    name: operator.name,
+    direction: operator.direction,
+    apply(config, context) {
+      const choice = pick(operator.options(config, context), context.random);
+      return choice === undefined ? null : operator.make(config, choice.value, context);
+    },
+    variants(config, context) {
+      return operator.options(config, context).map((choice) => ({
+        edit: `${operator.name}[${choice.index}]`,
+        config: operator.make(config, choice.value, context),
+      }));
+    },
+  };
 }
 
 /** The sections of a config. */
@@ -93,9 +143,61 @@ export function applyOperator(
   context: OperatorContext,
 ): HarnessConfig | null {
   const changed = operator.apply(config, context);
-  if (changed === null) return null;
-  const checked = assertDirectionalEdit(config, changed, operator.direction, `operator "${operator.name}"`);
-  return changedSections(config, checked).length === 0 ? null : checked;
+  return changed === null ? null : checkedEdit(operator, config, changed);
+}
+
+/**
+ * `after` checked as `applyOperator` checks an operator's result: only the direction's section changed
+ * (else `DirectionViolationError`), a valid config; null when nothing changed.
+ */
+export function checkedEdit(
+  operator: MutationOperator,
+  before: HarnessConfig,
+  after: HarnessConfig,
+): HarnessConfig | null {
+  const checked = assertDirectionalEdit(before, after, operator.direction, `operator "${operator.name}"`);
+  return changedSections(before, checked).length === 0 ? null : checked;
+}
+
+/**
+ * Every config one application of one of `operators` makes from `config`, checked as `applyOperator`
+ * checks, in the operators' order and then their options' (`variants`; an operator without them applied
+ * once), each config once. Named by the edit: `add-hint[2]`, or the operator's name.
+ */
+export function everySingleEdit(
+  operators: readonly MutationOperator[],
+  config: HarnessConfig,
+  context: OperatorContext,
+): OperatorVariant[] {
+  const seen = new Set<string>();
+  const edits: OperatorVariant[] = [];
+  for (const operator of operators) {
+    const made =
+      operator.variants === undefined
+        ? [{ edit: operator.name, config: applyOperator(operator, config, context) }]
+        : operator.variants(config, context).map((variant) => ({
+            edit: variant.edit,
+            config: checkedEdit(operator, config, variant.config),
+          }));
+    for (const { edit, config: changed } of made) {
+      if (changed === null || seen.has(canonicalJson(changed))) continue;
+      seen.add(canonicalJson(changed));
+      edits.push({ edit, config: changed });
+    }
+  }
+  return edits;
+}
+
+/** The name of the edit an operator made: its variant's (`add-hint[2]`) when it has variants, else its own. */
+export function editNameOf(
+  operator: MutationOperator,
+  before: HarnessConfig,
+  after: HarnessConfig,
+  context: Omit<OperatorContext, "random">,
+): string {
+  const made = canonicalJson(after);
+  const variant = operator.variants?.(before, context).find((entry) => canonicalJson(entry.config) === made);
+  return variant?.edit ?? operator.name;
 }
 
 function edit(config: HarnessConfig, recipe: (draft: HarnessConfig) => void): HarnessConfig {
@@ -106,26 +208,30 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** The config with the check on, asking `prompt`; null when it already is. */
+function enableCheck(config: HarnessConfig, prompt: string): HarnessConfig | null {
+  if (config.verification.enabled && config.verification.prompt === prompt) return null;
+  return edit(config, (draft) => {
+    draft.verification.enabled = true;
+    draft.verification.prompt = prompt;
+    draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
+  });
+}
+
 /** The text and config operators, by direction. Each edits only its direction's section. */
 const sectionOperators: readonly MutationOperator[] = [
-  {
+  choiceOperator({
     name: "add-hint",
     direction: "guidance",
-    apply(config, { random, library }) {
-      const fresh = library.hints.filter((hint) => !config.prompt.hints.includes(hint));
-      const hint = pick(fresh, random);
-      return hint === undefined ? null : edit(config, (draft) => void draft.prompt.hints.push(hint));
-    },
-  },
-  {
+    options: (config, { library }) => choicesOf(library.hints, (hint) => !config.prompt.hints.includes(hint)),
+    make: (config, hint) => edit(config, (draft) => void draft.prompt.hints.push(hint)),
+  }),
+  choiceOperator({
     name: "drop-hint",
     direction: "guidance",
-    apply(config, { random }) {
-      if (config.prompt.hints.length === 0) return null;
-      const index = Math.floor(random() * config.prompt.hints.length);
-      return edit(config, (draft) => void draft.prompt.hints.splice(index, 1));
-    },
-  },
+    options: (config) => choicesOf(config.prompt.hints.map((_, index) => index)),
+    make: (config, index) => edit(config, (draft) => void draft.prompt.hints.splice(index, 1)),
+  }),
   {
     name: "move-hints",
     direction: "guidance",
@@ -236,39 +342,33 @@ const sectionOperators: readonly MutationOperator[] = [
       });
     },
   },
-  {
+  choiceOperator({
     name: "error-suffix",
     direction: "error-recovery",
-    apply(config, { random, library }) {
-      const suffix = pick(
-        library.toolErrorSuffixes.filter((text) => text !== config.errorRecovery.toolErrorSuffix),
-        random,
-      );
-      return suffix === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.errorRecovery.toolErrorSuffix = suffix;
-          });
-    },
-  },
-  {
+    options: (config, { library }) =>
+      choicesOf(library.toolErrorSuffixes, (text) => text !== config.errorRecovery.toolErrorSuffix),
+    make: (config, suffix) =>
+      edit(config, (draft) => {
+        draft.errorRecovery.toolErrorSuffix = suffix;
+      }),
+  }),
+  choiceOperator({
     name: "empty-result-note",
     direction: "error-recovery",
-    apply(config, { random, library }) {
+    options: (config, { library }) => {
       const empty = library.emptyResult;
-      if (empty === null) return null;
+      if (empty === null) return [];
       const current = config.errorRecovery.emptyResult?.suffix;
-      const note = pick(
-        empty.notes.filter((text) => `\n${text}` !== current),
-        random,
-      );
-      return note === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.errorRecovery.emptyResult = { pattern: empty.pattern, suffix: `\n${note}` };
-          });
+      return choicesOf(empty.notes, (text) => `\n${text}` !== current).map(({ index, value }) => ({
+        index,
+        value: { pattern: empty.pattern, suffix: `\n${value}` },
+      }));
     },
-  },
+    make: (config, emptyResult) =>
+      edit(config, (draft) => {
+        draft.errorRecovery.emptyResult = emptyResult;
+      }),
+  }),
   {
     name: "more-reprompts",
     direction: "error-recovery",
@@ -279,23 +379,19 @@ const sectionOperators: readonly MutationOperator[] = [
       });
     },
   },
-  {
+  choiceOperator({
     name: "explain-malformed",
     direction: "error-recovery",
-    apply(config, { random, library }) {
-      const template = pick(
-        library.malformedActionTemplates.filter(
-          (text) => text !== config.errorRecovery.malformedActionTemplate,
-        ),
-        random,
-      );
-      return template === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.errorRecovery.malformedActionTemplate = template;
-          });
-    },
-  },
+    options: (config, { library }) =>
+      choicesOf(
+        library.malformedActionTemplates,
+        (text) => text !== config.errorRecovery.malformedActionTemplate,
+      ),
+    make: (config, template) =>
+      edit(config, (draft) => {
+        draft.errorRecovery.malformedActionTemplate = template;
+      }),
+  }),
   {
     name: "more-steps",
     direction: "budget",
@@ -316,20 +412,19 @@ const sectionOperators: readonly MutationOperator[] = [
       });
     },
   },
-  {
+  choiceOperator({
     name: "hide-tool",
     direction: "tool-exposure",
-    apply(config, { random, toolNames }) {
+    options: (config, { toolNames }) => {
       const exposed = config.tools.expose ?? [...toolNames];
-      if (exposed.length <= 2) return null;
-      const candidates = exposed.filter((name) => !/submit|answer|commit/i.test(name));
-      const hidden = pick(candidates, random);
-      if (hidden === undefined) return null;
-      return edit(config, (draft) => {
-        draft.tools.expose = exposed.filter((name) => name !== hidden);
-      });
+      if (exposed.length <= 2) return [];
+      return choicesOf(exposed, (name) => !/submit|answer|commit/i.test(name));
     },
-  },
+    make: (config, hidden, { toolNames }) =>
+      edit(config, (draft) => {
+        draft.tools.expose = (config.tools.expose ?? [...toolNames]).filter((name) => name !== hidden);
+      }),
+  }),
   {
     name: "expose-all",
     direction: "tool-exposure",
@@ -340,27 +435,25 @@ const sectionOperators: readonly MutationOperator[] = [
       });
     },
   },
-  {
+  choiceOperator({
     name: "add-macro",
     direction: "tool-exposure",
-    apply(config, { random, library }) {
-      const fresh = library.macros.filter(
-        (macro) => !config.tools.macros.some((entry) => entry.name === macro.name),
-      );
-      const macro = pick(fresh, random);
-      return macro === undefined ? null : edit(config, (draft) => void draft.tools.macros.push(macro));
-    },
-  },
+    options: (config, { library }) =>
+      choicesOf(library.macros, (macro) => !config.tools.macros.some((entry) => entry.name === macro.name)),
+    make: (config, macro) => edit(config, (draft) => void draft.tools.macros.push(macro)),
+  }),
   {
     name: "enable-check",
     direction: "verification",
     apply(config, { random, library }) {
-      const prompt = pick(library.verificationPrompts, random) ?? config.verification.prompt;
-      if (config.verification.enabled && config.verification.prompt === prompt) return null;
-      return edit(config, (draft) => {
-        draft.verification.enabled = true;
-        draft.verification.prompt = prompt;
-        draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
+      return enableCheck(config, pick(library.verificationPrompts, random) ?? config.verification.prompt);
+    },
+    variants(config, { library }) {
+      const prompts =
+        library.verificationPrompts.length > 0 ? library.verificationPrompts : [config.verification.prompt];
+      return prompts.flatMap((prompt, index) => {
+        const changed = enableCheck(config, prompt);
+        return changed === null ? [] : [{ edit: `enable-check[${index}]`, config: changed }];
       });
     },
   },
@@ -381,76 +474,71 @@ const sectionOperators: readonly MutationOperator[] = [
  * before the first step, after a matching result and before a held submit, and the step budget.
  */
 export const harnessCallOperators: readonly MutationOperator[] = [
-  {
+  choiceOperator({
     name: "add-prelude",
     direction: "context",
-    apply(config, { random, library }) {
+    options: (config, { library }) => {
       const current = canonicalJson(config.context.prelude ?? null);
-      const prelude = pick(
-        (library.preludes ?? []).filter((entry) => canonicalJson(entry) !== current),
-        random,
-      );
-      return prelude === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.context.prelude = structuredClone(prelude);
-          });
+      return choicesOf(library.preludes ?? [], (entry) => canonicalJson(entry) !== current);
     },
-  },
-  {
+    make: (config, prelude) =>
+      edit(config, (draft) => {
+        draft.context.prelude = structuredClone(prelude);
+      }),
+  }),
+  choiceOperator({
     name: "add-follow-up",
     direction: "error-recovery",
-    apply(config, { random, library }) {
+    options: (config, { library }) => {
       const present = new Set((config.errorRecovery.followUps ?? []).map((entry) => canonicalJson(entry)));
-      const followUp = pick(
-        (library.followUps ?? []).filter((entry) => !present.has(canonicalJson(entry))),
-        random,
-      );
-      return followUp === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.errorRecovery.followUps = [
-              ...(draft.errorRecovery.followUps ?? []),
-              structuredClone(followUp),
-            ];
-          });
+      return choicesOf(library.followUps ?? [], (entry) => !present.has(canonicalJson(entry)));
+    },
+    make: (config, followUp) =>
+      edit(config, (draft) => {
+        draft.errorRecovery.followUps = [...(draft.errorRecovery.followUps ?? []), structuredClone(followUp)];
+      }),
+  }),
+  {
+    name: "add-every-follow-up",
+    direction: "error-recovery",
+    apply(config, { library }) {
+      const present = new Set((config.errorRecovery.followUps ?? []).map((entry) => canonicalJson(entry)));
+      const missing = (library.followUps ?? []).filter((entry) => !present.has(canonicalJson(entry)));
+      if (missing.length < 2) return null;
+      return edit(config, (draft) => {
+        draft.errorRecovery.followUps = [
+          ...(draft.errorRecovery.followUps ?? []),
+          ...structuredClone(missing),
+        ];
+      });
     },
   },
-  {
+  choiceOperator({
     name: "add-check-calls",
     direction: "verification",
-    apply(config, { random, library }) {
+    options: (config, { library }) => {
       const current = canonicalJson(config.verification.calls ?? null);
-      const check = pick(
-        (library.checkCalls ?? []).filter((entry) => canonicalJson(entry.calls) !== current),
-        random,
-      );
-      return check === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.verification.enabled = true;
-            draft.verification.prompt = check.prompt;
-            draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
-            draft.verification.calls = structuredClone(check.calls);
-            if (check.submitMatch !== undefined) draft.verification.submitMatch = { ...check.submitMatch };
-          });
+      return choicesOf(library.checkCalls ?? [], (entry) => canonicalJson(entry.calls) !== current);
     },
-  },
-  {
+    make: (config, check) =>
+      edit(config, (draft) => {
+        draft.verification.enabled = true;
+        draft.verification.prompt = check.prompt;
+        draft.verification.maxChecks = Math.max(1, draft.verification.maxChecks);
+        draft.verification.calls = structuredClone(check.calls);
+        if (check.submitMatch !== undefined) draft.verification.submitMatch = { ...check.submitMatch };
+      }),
+  }),
+  choiceOperator({
     name: "set-steps",
     direction: "budget",
-    apply(config, { random, library }) {
-      const steps = pick(
-        (library.stepBudgets ?? []).filter((value) => value !== config.budget.maxSteps),
-        random,
-      );
-      return steps === undefined
-        ? null
-        : edit(config, (draft) => {
-            draft.budget.maxSteps = steps;
-          });
-    },
-  },
+    options: (config, { library }) =>
+      choicesOf(library.stepBudgets ?? [], (value) => value !== config.budget.maxSteps),
+    make: (config, steps) =>
+      edit(config, (draft) => {
+        draft.budget.maxSteps = steps;
+      }),
+  }),
 ];
 
 /** The built-in operators, by direction: the section operators, then the harness-call operators. */

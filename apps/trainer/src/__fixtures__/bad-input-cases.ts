@@ -193,6 +193,18 @@ export const badInputCases: BadInputCase[] = [
     message: /--llm-timeout expects an integer of at least 1, got 0/,
   },
   {
+    name: "evolve-unknown-first-generation",
+    args: ["evolve", "--bench", "dbbench", "--out", "@W/pool.json", "--first-generation", "all"],
+    code: 2,
+    message: /--first-generation: "all" is not one of every-entry, sampled/,
+  },
+  {
+    name: "evolve-first-generation-cap-zero",
+    args: ["evolve", "--bench", "dbbench", "--out", "@W/pool.json", "--first-generation-cap", "0"],
+    code: 2,
+    message: /--first-generation-cap expects an integer of at least 1, got 0/,
+  },
+  {
     name: "quickstart-unknown-method",
     args: ["quickstart", "--methods", "grpo,ppo", "--out", "@W/qs"],
     code: 2,

@@ -4,6 +4,8 @@ import {
   type EvolutionReport,
   evolveDefaults,
   evolvePool,
+  type FirstGeneration,
+  firstGenerations,
   formatRescueProperties,
   type ProposerV1,
   writePool,
@@ -94,6 +96,18 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
       description: "operator children per parent and generation",
       default: evolveDefaults.candidatesPerGeneration,
     }),
+    "first-generation": {
+      type: "string",
+      value: "MODE",
+      description: `each direction's first generation: every-entry (every single edit of the base, each library entry alone) or sampled (--candidates random draws); default ${evolveDefaults.firstGeneration}`,
+    },
+    "first-generation-cap": {
+      type: "string",
+      value: "N",
+      description: "most every-entry candidates per direction (more single edits: a seeded sample of N)",
+      default: evolveDefaults.firstGenerationCap,
+      number: { kind: "integer", min: 1 },
+    },
     "success-sample": {
       type: "string",
       value: "N",
@@ -165,6 +179,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
     await checkEvolveOutputs(args, out);
     const calls = createOutboundCalls(io.stderr);
     const directions = parseDirections(stringOption(args, "directions"));
+    const firstGeneration = parseFirstGeneration(stringOption(args, "first-generation"));
     const seed = integerOption(args, "seed");
     const benchmark = await openBenchmark(args);
     const { split, tasks } = await evolveTasksOf(args, benchmark, io);
@@ -182,6 +197,7 @@ episodes (OUT with .base.jsonl). Prints the three properties as Markdown tables.
       concurrency: integerOption(args, "concurrency"),
       ...(executor === undefined ? {} : { executor }),
       ...searchOptions(args),
+      firstGeneration,
       classifiers,
       library: benchmark.evolutionLibrary ?? genericLibrary,
       ...(proposer === undefined ? {} : { proposer }),
@@ -275,9 +291,19 @@ function failureModels(args: CommandArguments, benchmark: BenchmarkV1, calls: Ou
   return { classifiers, proposer };
 }
 
+/** `--first-generation`: one of `firstGenerations` (default `evolveDefaults.firstGeneration`). */
+export function parseFirstGeneration(text: string | undefined): FirstGeneration {
+  if (text === undefined) return evolveDefaults.firstGeneration;
+  const mode = firstGenerations.find((name) => name === text);
+  if (mode === undefined)
+    throw new UsageError(`--first-generation: "${text}" is not one of ${firstGenerations.join(", ")}`);
+  return mode;
+}
+
 /** The search's sizes and acceptance rule, from their options. */
 function searchOptions(args: CommandArguments) {
   return {
+    firstGenerationCap: integerOption(args, "first-generation-cap"),
     rolloutsPerTask: integerOption(args, "rollouts"),
     generations: integerOption(args, "generations"),
     candidatesPerGeneration: integerOption(args, "candidates"),
