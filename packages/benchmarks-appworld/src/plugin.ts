@@ -92,7 +92,7 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     rollouts: 2,
     generations: 1,
     candidates: 2,
-    maxFailures: 48,
+    maxFailures: 80,
     promptsPerStep: 4,
   },
   async createBenchmark(values: PluginOptionValues, context: BenchmarkPluginContextV1 = {}) {
