@@ -148,7 +148,7 @@ describe("SWE-Gym harness-call directions", () => {
     timeout: 120_000,
   }, async () => {
     const config = sibling((draft) => {
-      draft.errorRecovery.followUps = sweGymHarnessCallLibrary.followUps.slice(-2);
+      draft.errorRecovery.followUps = sweGymHarnessCallLibrary.followUps.slice(3, 5);
     });
     const file = `${String(task.metadata.repo).split("/").at(-1)?.split("-")[0] ?? ""}/hs_broken.py`;
     const breakFile = bash(
