@@ -206,9 +206,8 @@ describe("SWE-Gym harness-call directions", () => {
     const policy = scriptedPolicy([fruitless, submit, submit]);
     const trajectory = await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
     expect(trajectory.endReason).toBe("submitted");
-    const [prelude, followed, checked] = [0, 1, 2].map(
-      (index) => policy.views[index]?.messages.at(-1)?.content ?? "",
-    );
+    const shownAt = (index: number) => policy.views[index]?.messages.at(-1)?.content ?? "";
+    const [prelude, followed, checked] = [shownAt(0), shownAt(1), shownAt(2)];
     for (const shown of [prelude, followed, checked]) {
       expect(shown).toContain(rankedLinesHeader);
       expect(readTraceOutput(shown)?.lines.length).toBeGreaterThan(0);
