@@ -6,6 +6,7 @@
 // same episodes, the discordant pairs and a one-sided exact sign test on them.
 // Usage: pnpm build && node bench/swegym-sibling-vs-reroll.mjs [--tasks N] [--rollouts 1] [--fresh 1] [--seed 0] [--concurrency 2] [--all]
 //   --all: every harness-call entry of the library, not only the trace ones
+//   --only REGEX: only the siblings whose id (e.g. `context:add-prelude[1]`) matches
 import { parseArgs } from "node:util";
 import { createSweGym, sweGymHarnessCallLibrary } from "../packages/benchmarks-swegym/dist/index.js";
 import { applyOperator, builtinOperators, signTestPValue } from "../packages/evolution/dist/index.js";
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "0" },
     concurrency: { type: "string", default: "2" },
     all: { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const seed = Number(values.seed);
@@ -53,7 +55,9 @@ function siblingsOf() {
   for (const [direction, name, field] of entries) {
     const operator = builtinOperators.find((entry) => entry.direction === direction && entry.name === name);
     sweGymHarnessCallLibrary[field].forEach((entry, index) => {
-      if (!values.all && !traces(entry)) return;
+      const id = `${direction}:${name}[${index}]`;
+      if (values.only !== undefined ? !new RegExp(values.only).test(id) : !values.all && !traces(entry))
+        return;
       // a library holding this one entry, so that the operator's choice is that entry
       const only = { ...library, [field]: [entry] };
       const config = applyOperator(operator, base, {
@@ -63,7 +67,7 @@ function siblingsOf() {
       });
       if (config === null) throw new Error(`${name} does not apply with ${field}[${index}]`);
       siblings.push({
-        id: `${direction}:${name}[${index}]`,
+        id,
         config: { ...config, id: `${direction}-${index}` },
       });
     });

@@ -8,10 +8,12 @@ import { scriptedPolicy } from "./__fixtures__/scripted-policy.js";
 import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";
 import { sweGymLibrary } from "./evolution-library.js";
 import {
+  fruitlessProbePattern,
   harnessTestCommand,
   harnessTraceCommand,
   sweGymHarnessCallLibrary,
 } from "./harness-call-directions.js";
+import { rankedLinesHeader } from "./statement/ranked-trace.js";
 import { readTraceOutput, traceHeader } from "./statement/statement-trace.js";
 
 const cache = mkdtempSync(join(tmpdir(), "hs-swegym-directions-cache-"));
@@ -148,7 +150,7 @@ describe("SWE-Gym harness-call directions", () => {
     timeout: 120_000,
   }, async () => {
     const config = sibling((draft) => {
-      draft.errorRecovery.followUps = sweGymHarnessCallLibrary.followUps.slice(-2);
+      draft.errorRecovery.followUps = sweGymHarnessCallLibrary.followUps.slice(3, 5);
     });
     const file = `${String(task.metadata.repo).split("/").at(-1)?.split("-")[0] ?? ""}/hs_broken.py`;
     const breakFile = bash(
@@ -179,5 +181,63 @@ describe("SWE-Gym harness-call directions", () => {
       harnessTraceCommand.replace("{metadata.statementCalls}", JSON.stringify(task.metadata.statementCalls)),
     );
     expect(command).toContain(`calls = ${JSON.stringify(task.metadata.statementCalls)}`);
+  });
+
+  it("the ranked trace: a prelude, after a probe that changed no value, and before a submit; nothing of the grader's", {
+    timeout: 180_000,
+  }, async () => {
+    const ranked = (entry: unknown) => JSON.stringify(entry).includes("ranked");
+    const check = sweGymHarnessCallLibrary.checkCalls.at(-1)!;
+    const config = sibling((draft) => {
+      draft.context.prelude = sweGymHarnessCallLibrary.preludes.at(-1)!;
+      draft.errorRecovery.followUps = [sweGymHarnessCallLibrary.followUps.at(-1)!];
+      draft.verification = {
+        enabled: true,
+        prompt: check.prompt,
+        maxChecks: 1,
+        calls: check.calls,
+        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+      };
+    });
+    expect(ranked(check)).toBe(true);
+    const fruitless = bash(
+      "printf 'probed pkg/a.py:3 with 1 rewrites\\noriginal: x\\n  [0] => 1\\nrewrite: y\\n  = the original results\\n'",
+    );
+    const policy = scriptedPolicy([fruitless, submit, submit]);
+    const trajectory = await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
+    expect(trajectory.endReason).toBe("submitted");
+    const shownAt = (index: number) => policy.views[index]?.messages.at(-1)?.content ?? "";
+    const [prelude, followed, checked] = [shownAt(0), shownAt(1), shownAt(2)];
+    for (const shown of [prelude, followed, checked]) {
+      expect(shown).toContain(rankedLinesHeader);
+      expect(readTraceOutput(shown)?.lines.length).toBeGreaterThan(0);
+    }
+    expect(prelude).toMatch(
+      /^Before you start, the harness ran the calls the issue writes under a line tracer and the repository's tests/,
+    );
+    expect(followed).toContain("No rewrite of the probed lines changed what the issue's calls give");
+    expect(checked).toMatch(
+      /^Before submitting, the harness ran the calls the issue writes on the working tree and ranked/,
+    );
+    const instance = graderInstance(benchmark, task.id);
+    if (instance === undefined) throw new Error("no grader instance");
+    const shown = policy.views.flatMap((view) => view.messages.map((message) => message.content)).join("\n");
+    for (const test of instance.FAIL_TO_PASS) expect(shown).not.toContain(test.split("::").at(-1) as string);
+    const added = instance.test_patch
+      .split("\n")
+      .filter((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 12)
+      .map((line) => line.slice(1).trim());
+    for (const line of added) expect(shown).not.toContain(line);
+  });
+
+  it("the fruitless-probe follow-up fires only when no probed rewrite gave a call a value", () => {
+    const pattern = new RegExp(fruitlessProbePattern, "m");
+    const none =
+      "probed a/b.py:3 with 2 rewrites\noriginal: x\n  [0] => 1\nrewrite: y\n  = the original's results\nrewrite: z\n  [0] raised E: q\n";
+    const found = "probed a/b.py:2 with 1 rewrites\noriginal: x\n  [0] => 1\nrewrite: w\n  [0] => 2\n";
+    expect(pattern.test(`<output>\n${none}`)).toBe(true);
+    expect(pattern.test(`<output>\n${found}${none}`)).toBe(false);
+    expect(pattern.test(`<output>\n${none}${found}`)).toBe(false);
+    expect(pattern.test("<output>\nedited a/b.py:3: x -> y")).toBe(false);
   });
 });

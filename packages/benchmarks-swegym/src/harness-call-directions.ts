@@ -1,4 +1,5 @@
 import type { EvolutionLibrary } from "@hs/spec";
+import { rankedTraceCommand } from "./statement/ranked-trace.js";
 import { traceBeforeAfterCommand, traceStatementCommand } from "./statement/statement-trace.js";
 
 /** mini-swe-agent's submission marker: a bash command holding it submits (swebench.yaml). */
@@ -20,6 +21,17 @@ export const harnessTraceCommand = traceStatementCommand("{metadata.statementCal
 /** The statement's calls before and after the working tree's changes, the after one traced. */
 export const harnessTraceCheckCommand = traceBeforeAfterCommand("{metadata.statementCalls}");
 
+/** The statement's calls traced, their executed lines ranked against the repository's own tests (`ranked-trace.ts`). */
+export const harnessRankedTraceCommand = rankedTraceCommand("{metadata.statementCalls}");
+
+/**
+ * A probe's output (the SWE-Gym grammar's `probed F:N with K rewrites`) in which no rewrite gave a call
+ * a value: every rewrite kept the original's results or raised, so the lines probed are not where the
+ * calls' values come from.
+ */
+export const fruitlessProbePattern =
+  "(?<![\\s\\S])(?![\\s\\S]*^rewrite: [^\\n]*\\n {2}\\[\\d+\\] =>)[\\s\\S]*^probed \\S+:\\d+ with ";
+
 /**
  * Directions that change what the policy sees and can do on SWE-Gym: the harness runs the calls the
  * problem statement writes under a line tracer (the repository tests pass at the base commit, since the
@@ -36,6 +48,11 @@ export const sweGymHarnessCallLibrary: Required<
       header:
         "Before you start, the harness ran the calls the issue writes under a line tracer (each call's value or traceback, then the repository lines they executed):",
       calls: [{ tool: "bash", arguments: { command: harnessTraceCommand } }],
+    },
+    {
+      header:
+        "Before you start, the harness ran the calls the issue writes under a line tracer and the repository's tests (each call's value or traceback, then the lines the calls executed that the passing tests execute least, the likeliest place of the bug):",
+      calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }],
     },
   ],
   followUps: [
@@ -97,6 +114,14 @@ export const sweGymHarnessCallLibrary: Required<
       calls: [{ tool: "bash", arguments: { command: harnessTraceCommand } }],
       maxPerEpisode: 3,
     },
+    {
+      tools: ["bash"],
+      resultPattern: fruitlessProbePattern,
+      resultFlags: "m",
+      note: "No rewrite of the probed lines changed what the issue's calls give, so the bug is elsewhere. The harness ranked the lines the calls execute against the repository's tests (those the passing tests execute least first):",
+      calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }],
+      maxPerEpisode: 1,
+    },
   ],
   checkCalls: [
     {
@@ -109,6 +134,12 @@ export const sweGymHarnessCallLibrary: Required<
       prompt:
         "Before submitting, the harness ran the tests (below). Submit again to confirm, or fix what still fails.",
       calls: { calls: [{ tool: "bash", arguments: { command: harnessTestCommand } }] },
+      submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
+    },
+    {
+      prompt:
+        "Before submitting, the harness ran the calls the issue writes on the working tree and ranked the lines they execute against the repository's tests (below; those the passing tests execute least first). Submit again to confirm, or look at the lines ranked first if the calls still give the issue's wrong value.",
+      calls: { calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }] },
       submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
     },
   ],

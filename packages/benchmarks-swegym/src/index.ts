@@ -28,6 +28,7 @@ export * from "./runtime/workspace.js";
 export * from "./runtime/workspace-templates.js";
 export * from "./specs/spec-map.js";
 export * from "./statement/python-keywords.js";
+export * from "./statement/ranked-trace.js";
 export * from "./statement/statement-terms.js";
 export * from "./statement/statement-trace.js";
 export * from "./summarize.js";
