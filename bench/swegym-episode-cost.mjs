@@ -3,7 +3,8 @@
 // and times, per episode: the wall, the workspace (reset), the policy, each command (pytest runs apart),
 // the grading call (a fresh workspace, the patch, the test run; a repeated patch is a cache hit) and
 // close. Prints one JSON line per episode with --verbose, then the means and the ratio of the wall to the
-// time in test runs (the agent's pytest commands plus the grading call).
+// time in test runs (the agent's pytest commands plus the grading call). The probes (the grammar's Python heredocs) are
+// counted within otherCommands and also shown apart (meanProbeCommands, probeMsPerEpisode).
 // Only the train split: the prior is tuned on it, so the held-out splits are never run here.
 //
 //   pnpm build && node bench/swegym-episode-cost.mjs [--limit 12] [--rollouts 1] [--seed 3] [--verbose] [--only REGEX]
@@ -40,6 +41,8 @@ const timed = async (key, work) => {
   }
 };
 const isTestRun = (call) => /\bpytest\b/.test(String(call.arguments?.command ?? ""));
+/** The grammar's probe (a Python heredoc trying rewrites in-process); its time is part of otherCommands. */
+const isProbe = (call) => String(call.arguments?.command ?? "").includes("<<'HS_PROBE'");
 const createEnvironment = benchmark.createEnvironment.bind(benchmark);
 benchmark.createEnvironment = async (task, options) => {
   const environment = await timed("create", () => createEnvironment(task, options));
@@ -50,7 +53,9 @@ benchmark.createEnvironment = async (task, options) => {
     step: async (call, stepOptions) => {
       const key = isTestRun(call) ? "testCommands" : "otherCommands";
       timers[key === "testCommands" ? "testCount" : "commandCount"]++;
-      return timed(key, () => environment.step(call, stepOptions));
+      if (!isProbe(call)) return timed(key, () => environment.step(call, stepOptions));
+      timers.probeCount++;
+      return timed("probeCommands", () => timed(key, () => environment.step(call, stepOptions)));
     },
     grade: (gradeOptions) => timed("grade", () => environment.grade(gradeOptions)),
     close: () => timed("close", () => environment.close()),
@@ -64,13 +69,15 @@ const matching =
     : tasks.filter((task) => new RegExp(values.only).test(task.metadata.instanceId));
 const chosen = values.limit === undefined ? matching : matching.slice(0, Number(values.limit));
 const keys = ["create", "reset", "policy", "testCommands", "otherCommands", "grade", "close", "other"];
-const sums = Object.fromEntries([...keys, "wall", "testCount", "commandCount", "steps"].map((k) => [k, 0]));
+/** Counters beside the keys: not added into the wall's parts (probe time is inside otherCommands). */
+const counters = ["testCount", "commandCount", "probeCount", "probeCommands"];
+const sums = Object.fromEntries([...keys, ...counters, "wall", "steps"].map((k) => [k, 0]));
 let episodes = 0;
 let resolved = 0;
 const started = performance.now();
 for (const [taskIndex, task] of chosen.entries()) {
   for (let rollout = 0; rollout < rollouts; rollout++) {
-    timers = Object.fromEntries([...keys, "testCount", "commandCount"].map((key) => [key, 0]));
+    timers = Object.fromEntries([...keys, ...counters].map((key) => [key, 0]));
     const began = performance.now();
     const trajectory = await runEpisode({
       task,
@@ -108,6 +115,8 @@ console.log(
     meanSteps: Number((sums.steps / Math.max(1, episodes)).toFixed(2)),
     meanTestCommands: Number((sums.testCount / Math.max(1, episodes)).toFixed(2)),
     meanOtherCommands: Number((sums.commandCount / Math.max(1, episodes)).toFixed(2)),
+    meanProbeCommands: Number((sums.probeCount / Math.max(1, episodes)).toFixed(2)),
+    probeMsPerEpisode: mean(sums.probeCommands),
     msPerEpisode: Object.fromEntries([...keys, "wall"].map((key) => [key, mean(sums[key])])),
     testRunMsPerEpisode: mean(testMs),
     wallOverTestRuns: Number((sums.wall / Math.max(1, testMs)).toFixed(2)),
