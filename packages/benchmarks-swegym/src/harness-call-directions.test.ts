@@ -37,6 +37,23 @@ afterAll(() => {
 const bash = (command: string) => `THOUGHT: next\n\n\`\`\`bash\n${command}\n\`\`\``;
 const submit = bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached");
 
+/** What the policy was shown holds no failing test's name and no line the test patch adds. */
+function expectNothingOfTheGrader(
+  task: Task,
+  views: readonly { messages: readonly { content: string }[] }[],
+) {
+  const instance = graderInstance(benchmark, task.id);
+  if (instance === undefined) throw new Error("no grader instance");
+  const shown = views.flatMap((view) => view.messages.map((message) => message.content)).join("\n");
+  for (const test of instance.FAIL_TO_PASS) expect(shown).not.toContain(test.split("::").at(-1) as string);
+  const added = instance.test_patch
+    .split("\n")
+    .filter((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 12)
+    .map((line) => line.slice(1).trim());
+  expect(added.length).toBeGreaterThan(0);
+  for (const line of added) expect(shown).not.toContain(line);
+}
+
 function sibling(patch: (config: HarnessConfig) => void): HarnessConfig {
   const base = benchmark.presets["mini-swe-agent"];
   if (base === undefined) throw new Error("missing preset");
@@ -133,17 +150,7 @@ describe("SWE-Gym harness-call directions", () => {
     const checked = policy.views[1]?.messages.at(-1)?.content ?? "";
     expect(checked).toMatch(/^Before submitting, the harness ran the calls the issue writes/);
     expect(checked).toContain(traceHeader);
-    // what the policy was shown holds no failing test's name and no line the test patch adds
-    const instance = graderInstance(benchmark, task.id);
-    if (instance === undefined) throw new Error("no grader instance");
-    const shown = policy.views.flatMap((view) => view.messages.map((message) => message.content)).join("\n");
-    for (const test of instance.FAIL_TO_PASS) expect(shown).not.toContain(test.split("::").at(-1) as string);
-    const added = instance.test_patch
-      .split("\n")
-      .filter((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 12)
-      .map((line) => line.slice(1).trim());
-    expect(added.length).toBeGreaterThan(0);
-    for (const line of added) expect(shown).not.toContain(line);
+    expectNothingOfTheGrader(task, policy.views);
   });
 
   it("an edit that breaks a file is named by file and line, and the edit is followed by the calls again", {
@@ -219,15 +226,7 @@ describe("SWE-Gym harness-call directions", () => {
     expect(checked).toMatch(
       /^Before submitting, the harness ran the calls the issue writes on the working tree and ranked/,
     );
-    const instance = graderInstance(benchmark, task.id);
-    if (instance === undefined) throw new Error("no grader instance");
-    const shown = policy.views.flatMap((view) => view.messages.map((message) => message.content)).join("\n");
-    for (const test of instance.FAIL_TO_PASS) expect(shown).not.toContain(test.split("::").at(-1) as string);
-    const added = instance.test_patch
-      .split("\n")
-      .filter((line) => line.startsWith("+") && !line.startsWith("+++") && line.trim().length > 12)
-      .map((line) => line.slice(1).trim());
-    for (const line of added) expect(shown).not.toContain(line);
+    expectNothingOfTheGrader(task, policy.views);
   });
 
   it("the fruitless-probe follow-up fires only when no probed rewrite gave a call a value", () => {
