@@ -160,12 +160,14 @@ for (const policy of ["untrained", ...values.methods.split(",").filter(Boolean)]
   );
   const line = Object.entries(totals[policy]).map(
     ([name, { shown, applicable }]) =>
-      `${name} ${shown}/${applicable} (${((100 * shown) / Math.max(1, applicable)).toFixed(1)}%)`,
+      `${name} ${shown}/${applicable} (${applicable === 0 ? "no occasion" : `${((100 * shown) / applicable).toFixed(1)}%`})`,
   );
   console.log(`${policy}, all seeds: ${line.join("; ")}`);
 }
 for (const sibling of siblings)
-  console.log(`${sibling.id} (${sibling.direction}) induces: ${sibling.behaviours.join(", ")}`);
+  console.log(
+    `${sibling.id} (${sibling.direction}) induces: ${sibling.behaviours.join(", ") || "none of the behaviours measured"}`,
+  );
 await writeFile(
   out,
   `${JSON.stringify({ benchmark, split, harness: "base", siblings, rows, totals }, null, 2)}\n`,

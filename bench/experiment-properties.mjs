@@ -44,7 +44,7 @@ function behaviourLines(file) {
   if (!existsSync(file)) return [];
   const { split, siblings, totals } = JSON.parse(readFileSync(file, "utf8"));
   const share = ({ shown, applicable }) =>
-    `${shown}/${applicable} (${percent(shown / Math.max(1, applicable))})`;
+    `${shown}/${applicable} (${applicable === 0 ? "no occasion" : percent(shown / applicable)})`;
   return [
     "",
     `Behaviours under the base harness on ${split} (greedy, all seeds; shown / episodes it applies to):`,
