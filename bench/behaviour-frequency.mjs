@@ -49,6 +49,10 @@ if (experiment === undefined) {
   );
   process.exit(2);
 }
+if (!existsSync(experiment)) {
+  process.stderr.write(`${experiment}: no such experiment directory (expected the --out of hs quickstart)\n`);
+  process.exit(2);
+}
 const readJson = async (name) => {
   const file = join(experiment, name);
   return existsSync(file) ? JSON.parse(await readFile(file, "utf8")) : null;
@@ -77,6 +81,19 @@ if (values.seeds === undefined && results === null) {
 }
 const seeds = values.seeds === undefined ? results.seeds : values.seeds.split(",").map(Number);
 const out = values.out ?? join(experiment, "behaviour-frequency.json");
+const methods = values.methods.split(",").filter(Boolean);
+const runOf = (method, seed) => join(experiment, "runs", method, `seed-${seed}`);
+const missing = methods.flatMap((method) =>
+  seeds
+    .map((seed) => runOf(method, seed))
+    .filter((run) => !existsSync(join(run, "final", "policy.json")) && !existsSync(join(run, "policy.json"))),
+);
+if (missing.length > 0) {
+  process.stderr.write(
+    `no finished run (final/policy.json) in ${missing.join(", ")}: name the finished seeds with --seeds, the methods with --methods\n`,
+  );
+  process.exit(2);
+}
 
 const poolFile = join(experiment, "pool.json");
 const siblings = existsSync(poolFile)
@@ -107,7 +124,15 @@ async function frequencies(policyArgs) {
         "--json",
       ],
       { maxBuffer: 1 << 26 },
-    );
+    ).catch((error) => {
+      const said = String(error.stderr ?? error.message)
+        .trim()
+        .split("\n")
+        .slice(-3)
+        .join("\n");
+      process.stderr.write(`hs eval ${policyArgs.join(" ")} on ${split} failed:\n${said}\n`);
+      process.exit(1);
+    });
     const trajectories = (await readFile(file, "utf8"))
       .trim()
       .split("\n")
@@ -136,9 +161,8 @@ async function measure(policy, seed, policyArgs) {
   process.stderr.write(`${policy} seed ${seed} ${kept === undefined ? "done" : "kept"}\n`);
 }
 for (const seed of seeds) await measure("untrained", seed, ["--policy", "embedded", "--seed", String(seed)]);
-for (const method of values.methods.split(",").filter(Boolean))
-  for (const seed of seeds)
-    await measure(method, seed, ["--policy", `embedded:${join(experiment, "runs", method, `seed-${seed}`)}`]);
+for (const method of methods)
+  for (const seed of seeds) await measure(method, seed, ["--policy", `embedded:${runOf(method, seed)}`]);
 const cell = ({ shown, applicable }) => `${shown}/${applicable}`;
 console.log(`| policy | seed | ${behaviourSet.names.join(" | ")} |`);
 console.log(`| --- | --- | ${behaviourSet.names.map(() => "---").join(" | ")} |`);
@@ -147,7 +171,7 @@ for (const row of rows)
     `| ${row.policy} | ${row.seed} | ${behaviourSet.names.map((name) => cell(row[name])).join(" | ")} |`,
   );
 const totals = {};
-for (const policy of ["untrained", ...values.methods.split(",").filter(Boolean)]) {
+for (const policy of ["untrained", ...methods]) {
   const mine = rows.filter((row) => row.policy === policy);
   totals[policy] = Object.fromEntries(
     behaviourSet.names.map((name) => [
