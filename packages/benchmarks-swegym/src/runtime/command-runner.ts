@@ -89,6 +89,11 @@ export class SandboxCommandRunner {
     return null;
   }
 
+  /** The process id of the runner's bwrap (outside the sandbox). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** False once the runner has exited or was killed. */
   get alive(): boolean {
     return !this.stopped;
