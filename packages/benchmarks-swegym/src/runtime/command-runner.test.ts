@@ -16,7 +16,7 @@ const request = {
 const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 64 });
 const runnerOf = (workspace: Workspace) => (workspace as unknown as { runner?: SandboxCommandRunner }).runner;
 /** The names of the processes a command sees besides the runner (pid 1) and its own shell. */
-const others = "for p in /proc/[0-9]*; do [ ${p#/proc/} = 1 ] || [ ${p#/proc/} = $$ ] || cat $p/comm; done";
+const others = "for p in /proc/[0-9]*; do n=$(basename $p); [ $n = 1 ] || [ $n = $$ ] || cat $p/comm; done";
 
 describe.skipIf(isolation === "none")("the sandbox's command runner", () => {
   it("serves every command of a workspace from one sandbox, each as fresh as its own sandbox", async () => {
