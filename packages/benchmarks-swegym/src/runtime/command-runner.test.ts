@@ -73,6 +73,18 @@ describe.skipIf(isolation === "none")("the sandbox's command runner", () => {
     await workspace.close();
   });
 
+  it("passes a stdin larger than a pipe holds, and close cuts a command still running", async () => {
+    const workspace = await runtime.createWorkspace(request);
+    const written = await workspace.run("cat > big.txt && wc -c < big.txt", { input: "x".repeat(3_000_000) });
+    expect(written).toMatchObject({ output: "3000000\n", returncode: 0 });
+    const began = Date.now();
+    const running = workspace.run("sleep 300");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await workspace.close();
+    expect((await running).returncode).toBeNull();
+    expect(Date.now() - began).toBeLessThan(5_000);
+  });
+
   it("is not used where it cannot start, or when turned off: each command gets its own sandbox", async () => {
     const missing = await SandboxCommandRunner.start({
       sandboxArguments: bubblewrapArguments({ episodeDirectory: fixture.mirror, workingDirectory: "/" }),

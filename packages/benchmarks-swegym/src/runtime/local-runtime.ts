@@ -210,6 +210,7 @@ class LocalWorkspace implements Workspace {
   }
 
   private async runNow(command: string, options: RunOptions): Promise<ProcessResult> {
+    if (this.closed) throw new EnvironmentError("the workspace is closed");
     if (!this.homeMade) {
       await mkdir(this.homeDirectory, { recursive: true });
       this.homeMade = true;
@@ -250,6 +251,8 @@ class LocalWorkspace implements Workspace {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // a command still running is cut with its sandbox, as the cgroup's removal cuts it without a runner
+    await this.runner?.close();
     await this.queue;
     await this.runner?.close();
     if (this.cgroup !== undefined) await removeWorkspaceCgroup(this.cgroup);
