@@ -1,7 +1,8 @@
 // The fixed cost of one SWE-Gym command on this machine: node's spawn, bash, the bubblewrap sandbox
 // (namespaces, then the system and /etc binds), Python's start and pytest's import inside it. Each row
 // is the mean of --repeat runs, rounds interleaved so load changes hit every row alike; `uptime`'s
-// load average is printed beside the figures.
+// load average is printed beside the figures. The runner rows time the same commands through one
+// sandbox hosting the local runtime's command runner (its start is timed apart).
 //
 //   pnpm build && node bench/swegym-command-overhead.mjs [--repeat 20] [--rounds 2]
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SandboxCommandRunner } from "../packages/benchmarks-swegym/dist/runtime/command-runner.js";
 import { bubblewrapArguments, detectBubblewrap } from "../packages/harness/dist/sandbox/index.js";
 
 const { values } = parseArgs({
@@ -46,6 +48,39 @@ for (let round = 0; round < Number(values.rounds); round++) {
     totals[label] += performance.now() - began;
   }
 }
+const runnerRows = {
+  "runner bash -c true": ["bash", "--norc", "-c", "true"],
+  "runner python3 -c pass": ["/usr/bin/python3", "-c", "pass"],
+};
+const env = { PATH: "/usr/bin:/bin" };
+let runnerStartMs = 0;
+for (const label of Object.keys(runnerRows)) totals[label] = 0;
+for (let round = 0; round < Number(values.rounds); round++) {
+  const began = performance.now();
+  const runner = await SandboxCommandRunner.start({
+    sandboxArguments: sandbox,
+    python: "/usr/bin/python3",
+    cwd: directory,
+    env,
+  });
+  if (runner === null) throw new Error("the command runner did not start");
+  runnerStartMs += performance.now() - began;
+  for (const [label, argv] of Object.entries(runnerRows)) {
+    const start = performance.now();
+    for (let run = 0; run < repeat; run++) {
+      const result = await runner.run({
+        argv,
+        cwd: directory,
+        env,
+        timeLimitMs: 10_000,
+        maxOutputBytes: 1 << 20,
+      });
+      if (result.returncode !== 0) throw new Error(`${label} failed: ${result.output}`);
+    }
+    totals[label] += performance.now() - start;
+  }
+  await runner.close();
+}
 rmSync(directory, { recursive: true, force: true });
 const runs = repeat * Number(values.rounds);
 const ms = Object.fromEntries(
@@ -56,6 +91,7 @@ console.log(
     privileges,
     runs,
     msPerCommand: ms,
+    runnerStartMs: Number((runnerStartMs / Number(values.rounds)).toFixed(1)),
     loadAverage: loadavg().map((load) => Number(load.toFixed(2))),
   }),
 );

@@ -82,6 +82,11 @@ export interface SweGymOptions {
    * process, so a spec's `install` runs once per commit across runs (default: a temporary directory).
    */
   templateDirectory?: string;
+  /**
+   * Local runtime under bubblewrap: one sandbox per workspace hosting a command runner (default true);
+   * false gives every command its own sandbox.
+   */
+  commandRunner?: boolean;
   /** Keep verdicts by (instance, sha256 of the patch) so a repeated patch is not graded again (default true). */
   cacheGrades?: boolean;
   /**
@@ -189,6 +194,7 @@ async function createRuntime(options: SweGymOptions, dataDirectory: string): Pro
     ...(options.sandboxBinds === undefined ? {} : { sandboxBinds: options.sandboxBinds }),
     ...(options.workspaceMemoryBytes === undefined ? {} : { memoryBytes: options.workspaceMemoryBytes }),
     ...(options.templateDirectory === undefined ? {} : { templateDirectory: options.templateDirectory }),
+    ...(options.commandRunner === undefined ? {} : { commandRunner: options.commandRunner }),
   });
 }
 

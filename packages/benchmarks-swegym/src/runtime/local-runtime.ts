@@ -12,7 +12,8 @@ import {
 } from "@hs/harness/sandbox";
 import { EnvironmentError, InvalidInputError } from "@hs/spec";
 import { mirrorName } from "../data/swe-instance.js";
-import { runProcess } from "./run-process.js";
+import { SandboxCommandRunner } from "./command-runner.js";
+import { type ProcessResult, runProcess } from "./run-process.js";
 import {
   bubblewrapArguments,
   defaultWorkspaceLimits,
@@ -77,7 +78,16 @@ export interface LocalRuntimeOptions {
   maxTemplates?: number;
   /** How workspaces are made from templates: `auto` (default: an overlay mount where allowed, else a copy), `overlay` or `copy`. */
   layering?: "auto" | "overlay" | "copy";
+  /**
+   * Under bubblewrap, run a workspace's commands through one long-lived sandbox hosting a command runner
+   * (default true), instead of a new sandbox per command; where the runner cannot start, each command
+   * gets its own sandbox as before.
+   */
+  commandRunner?: boolean;
 }
+
+/** The Python the command runner runs with inside the sandbox (a system directory, always bound). */
+const runnerPython = "/usr/bin/python3";
 
 /** Milliseconds a spec's `install` may run when a template is built (SWE-bench's grading default). */
 export const setupTimeLimitMs = 1_800_000;
@@ -142,6 +152,10 @@ class LocalWorkspace implements Workspace {
   private readonly sandbox: WorkspaceSandbox;
   private closed = false;
   private homeMade = false;
+  private runner: SandboxCommandRunner | undefined;
+  /** Set when the runner could not start: every command then gets its own sandbox. */
+  private runnerUnavailable: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
   /** The hold on the template the repository directory was made from (unmounted and released on close). */
   lease: TemplateLease | undefined;
 
@@ -154,7 +168,9 @@ class LocalWorkspace implements Workspace {
     sandbox: Pick<WorkspaceSandbox, "hiddenPaths" | "readOnlyBinds">,
     private readonly loginShell: boolean,
     withPython: boolean,
+    commandRunner = false,
   ) {
+    this.runnerUnavailable = !commandRunner || isolation !== "bubblewrap";
     this.directory = join(episodeDirectory, "testbed");
     this.binDirectory = join(episodeDirectory, "bin");
     this.homeDirectory = join(episodeDirectory, "home");
@@ -162,31 +178,67 @@ class LocalWorkspace implements Workspace {
     this.sandbox = { ...sandbox, episodeDirectory, workingDirectory: this.directory };
   }
 
-  /** The program and arguments of one command: bash, behind rlimits and bwrap as in force here. */
-  private commandLine(command: string, login: boolean): { file: string; args: string[] } {
+  /** The program and arguments of one command inside the sandbox: bash, behind rlimits as in force here. */
+  private shellLine(command: string, login: boolean): { file: string; args: string[] } {
     // --norc: bash reads ~/.bashrc even without -i when its stdin is a socket (node's pipes are) and
     // SHLVL is below 2 (as under turbo's filtered environment), and a .bashrc prints into the output
     const shell = login && this.loginShell ? ["-lc"] : ["--norc", "-c"];
-    const limited = rlimitCommand(missingLimits(this.cgroup, this.limits), "bash", [...shell, command]);
-    if (this.isolation === "none") return limited;
-    return { file: "bwrap", args: [...bubblewrapArguments(this.sandbox), limited.file, ...limited.args] };
+    return rlimitCommand(missingLimits(this.cgroup, this.limits), "bash", [...shell, command]);
   }
 
-  async run(command: string, options: RunOptions = {}) {
+  /** The workspace's runner, started (again, after a crash) when needed; undefined where it cannot start. */
+  private async liveRunner(): Promise<SandboxCommandRunner | undefined> {
+    if (this.runnerUnavailable) return undefined;
+    if (this.runner?.alive === true) return this.runner;
+    this.runner =
+      (await SandboxCommandRunner.start({
+        sandboxArguments: bubblewrapArguments(this.sandbox),
+        python: runnerPython,
+        cwd: this.directory,
+        env: this.environment,
+        ...(this.cgroup === undefined ? {} : { cgroup: this.cgroup }),
+      })) ?? undefined;
+    if (this.runner === undefined) this.runnerUnavailable = true;
+    return this.runner;
+  }
+
+  async run(command: string, options: RunOptions = {}): Promise<ProcessResult> {
+    if (this.closed) throw new EnvironmentError("the workspace is closed");
+    const turn = this.queue.then(() => this.runNow(command, options));
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+
+  private async runNow(command: string, options: RunOptions): Promise<ProcessResult> {
     if (this.closed) throw new EnvironmentError("the workspace is closed");
     if (!this.homeMade) {
       await mkdir(this.homeDirectory, { recursive: true });
       this.homeMade = true;
     }
-    const { file, args } = this.commandLine(command, options.login === true);
-    return runProcess(file, args, {
-      cwd: this.directory,
-      env: this.environment,
+    const limited = this.shellLine(command, options.login === true);
+    const limits = {
       timeLimitMs: options.timeLimitMs ?? defaultCommandLimits.timeLimitMs,
       maxOutputBytes: options.maxOutputBytes ?? defaultCommandLimits.maxOutputBytes,
       ...(options.input === undefined ? {} : { input: options.input }),
-      ...(this.cgroup === undefined ? {} : { cgroup: this.cgroup }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    const runner = await this.liveRunner();
+    if (runner !== undefined)
+      return runner.run({
+        argv: [limited.file, ...limited.args],
+        cwd: this.directory,
+        env: this.environment,
+        ...limits,
+      });
+    const { file, args } =
+      this.isolation === "none"
+        ? limited
+        : { file: "bwrap", args: [...bubblewrapArguments(this.sandbox), limited.file, ...limited.args] };
+    return runProcess(file, args, {
+      cwd: this.directory,
+      env: this.environment,
+      ...limits,
+      ...(this.cgroup === undefined ? {} : { cgroup: this.cgroup }),
     });
   }
 
@@ -199,6 +251,10 @@ class LocalWorkspace implements Workspace {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // a command still running is cut with its sandbox, as the cgroup's removal cuts it without a runner
+    await this.runner?.close();
+    await this.queue;
+    await this.runner?.close();
     if (this.cgroup !== undefined) await removeWorkspaceCgroup(this.cgroup);
     await this.lease?.release();
     await rm(this.episodeDirectory, { recursive: true, force: true, maxRetries: 3 });
@@ -295,6 +351,7 @@ export function createLocalRuntime(options: LocalRuntimeOptions): Runtime {
         sandbox,
         options.loginShell ?? false,
         options.python !== undefined,
+        options.commandRunner ?? true,
       );
       try {
         workspace.lease = await templates.checkout(

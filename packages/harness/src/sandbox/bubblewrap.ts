@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { preparedEtcDirectory } from "./prepared-etc.js";
 
 /**
  * How bubblewrap can drop privileges here, strongest first:
@@ -69,6 +70,17 @@ export const etcFiles = [
   "/etc/python3.13",
 ] as const;
 
+/**
+ * The /etc part in one read-only mount of a prepared copy, else (no copy, or a writable directory that
+ * would expose the copy to writes) one `--ro-bind` per entry.
+ */
+function etcMounts(writable: readonly string[]): string[] {
+  const prepared = preparedEtcDirectory(etcFiles);
+  const exposed = prepared !== null && writable.some((path) => isInside(prepared, realpathOr(path)));
+  if (prepared !== null && !exposed) return ["--ro-bind", prepared, "/etc"];
+  return etcFiles.filter((path) => existsSync(path)).flatMap((path) => ["--ro-bind", path, path]);
+}
+
 /** bwrap's namespace and privilege flags for each level. */
 const privilegeFlags: Record<BubblewrapPrivileges, readonly string[]> = {
   "user-namespace": [
@@ -133,7 +145,7 @@ export function visibleInside(path: string, sandbox: Omit<BubblewrapSandboxV1, "
 
 /**
  * The bwrap arguments (before the command) of a sandbox: privileges dropped as `privileges` allows,
- * only system directories and a subset of /etc read-only, `/tmp` and `/dev/shm` private tmpfs, the
+ * only system directories and a subset of /etc (one mount of a copy made once per process) read-only, `/tmp` and `/dev/shm` private tmpfs, the
  * writable directories bound on top, own /dev and /proc, the namespaces above.
  */
 export function bubblewrapArguments(
@@ -148,7 +160,7 @@ export function bubblewrapArguments(
     ...privilegeFlags[privileges],
     ...namespaceFlags,
     ...systemDirectories.flatMap(systemMount),
-    ...etcFiles.filter((path) => existsSync(path)).flatMap((path) => ["--ro-bind", path, path]),
+    ...etcMounts(sandbox.writable),
     "--dev",
     "/dev",
     "--proc",

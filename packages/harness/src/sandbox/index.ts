@@ -1,4 +1,5 @@
 export * from "./bubblewrap.js";
+export * from "./prepared-etc.js";
 export * from "./rlimit-command.js";
 export * from "./sandbox-environment.js";
 export * from "./workspace-cgroup.js";

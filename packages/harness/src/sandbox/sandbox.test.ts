@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bubblewrapArguments, detectBubblewrap, visibleInside } from "./bubblewrap.js";
+import { bubblewrapArguments, detectBubblewrap, etcFiles, visibleInside } from "./bubblewrap.js";
 import { rlimitCommand } from "./rlimit-command.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { createWorkspaceCgroup, joinCgroupCommand, removeWorkspaceCgroup } from "./workspace-cgroup.js";
@@ -41,6 +41,21 @@ describe("sandbox", () => {
     });
     const expectedUid = privileges === "capabilities-dropped" ? String(process.getuid?.()) : "65534";
     expect(run.stdout.trim().split("\n")).toEqual(["CapEff:\t0000000000000000", expectedUid, workspace]);
+  });
+
+  it.skipIf(privileges === null)("shows the same /etc entries as the host's, in one mount", () => {
+    const args = bubblewrapArguments({ writable: [workspace], workingDirectory: workspace }, privileges!);
+    expect(args.filter((arg) => arg.startsWith("/etc")).length).toBe(1);
+    const names = etcFiles.filter((path) => existsSync(path)).map((path) => path.slice("/etc/".length));
+    const list = "find -H \"$@\" -printf '%p %y %m %s %l\\n' 2>/dev/null | sort";
+    const listing = (file: string, argv: string[], cwd: string) =>
+      spawnSync(file, argv, { cwd, encoding: "utf8" }).stdout;
+    const host = listing("/bin/sh", ["-c", list, "sh", ...names], "/etc");
+    const inside = listing("bwrap", [...args, "--chdir", "/etc", "/bin/sh", "-c", list, "sh", ...names], "/");
+    expect(host.split("\n").length).toBeGreaterThan(names.length);
+    expect(inside).toBe(host);
+    const extra = spawnSync("bwrap", [...args, "/bin/ls", "-A", "/etc"], { encoding: "utf8" });
+    expect(extra.stdout.trim().split("\n").sort()).toEqual([...names].sort());
   });
 
   it("joins a workspace cgroup where one can be made, and removes it", async () => {
