@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeDirectoriesOfGoneProcesses } from "@hs/harness/sandbox";
 import { EnvironmentError } from "@hs/spec";
 import { runProcess } from "./run-process.js";
 
@@ -150,30 +151,6 @@ async function settleIndex(testbed: string): Promise<void> {
 const temporaryDirectories: string[] = [];
 const temporaryPrefix = "hs-swegym-templates-";
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Removes template directories of processes that are gone (killed before their exit hook ran). */
-function sweepStaleTemplateDirectories(): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(tmpdir());
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(/^hs-swegym-templates-(\d+)-/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
 /**
  * A fresh directory for one runtime's templates (`hs-swegym-templates-<pid>-...` in the OS temp
  * directory), removed when the process exits; the first call also removes those of processes that
@@ -181,7 +158,7 @@ function sweepStaleTemplateDirectories(): void {
  */
 export function temporaryTemplateDirectory(): string {
   if (temporaryDirectories.length === 0) {
-    sweepStaleTemplateDirectories();
+    removeDirectoriesOfGoneProcesses(temporaryPrefix);
     process.once("exit", () => {
       for (const made of temporaryDirectories) rmSync(made, { recursive: true, force: true });
     });

@@ -1,33 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { removeDirectoriesOfGoneProcesses } from "./stale-process-directories.js";
 
 let prepared: string | null | undefined;
 const prefix = "hs-sandbox-etc-";
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Removes the copies of processes that are gone (a test worker or a run killed before its exit hook). */
-function sweepStaleCopies(): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(tmpdir());
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(new RegExp(`^${prefix}(\\d+)-`).exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
 
 /**
  * A copy of the given /etc entries in one directory (made once per process, in a 0700 directory
@@ -41,7 +18,7 @@ export function preparedEtcDirectory(entries: readonly string[]): string | null 
   if (prepared !== undefined) return prepared;
   let parent: string | undefined;
   try {
-    sweepStaleCopies();
+    removeDirectoriesOfGoneProcesses(prefix);
     parent = mkdtempSync(join(tmpdir(), `${prefix}${process.pid}-`));
     const etc = join(parent, "etc");
     mkdirSync(etc, { mode: 0o755 });
