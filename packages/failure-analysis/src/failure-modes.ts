@@ -34,7 +34,8 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   "edit-broke-file": ["error-recovery", "verification"],
   "edited-unnamed-line": ["context", "guidance"],
   "never-ran-failing-tests": ["tool-exposure", "guidance"],
-  "submitted-failing-tests": ["verification"],
+  // a wrong edit submitted: a check before the submit repairs it, or seeing where the fault is (context)
+  "submitted-failing-tests": ["verification", "context"],
   "unlocated-failure": ["context", "tool-exposure"],
   // nothing was changed: the region of the bug was never found, which an observation of it repairs
   "empty-submission": ["verification", "guidance", "context"],
