@@ -1,6 +1,6 @@
 import { insertRow, type Person, type Row, rowsOf, type WorldDatabase } from "../database.js";
 import type { Random } from "../random.js";
-import { noteTags, projectNames, taskTitles } from "../seed-vocabulary.js";
+import { noteTags, taskTitles } from "../seed-vocabulary.js";
 import {
   countScenario,
   forEachScenario,
