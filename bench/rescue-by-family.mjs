@@ -49,9 +49,18 @@ function rescueAttempts(seedDirectory) {
   for (const row of readTrajectories(seedDirectory)) {
     if (row.harnessId === baseId) continue;
     const key = `${row.policyVersion}\u0000${row.taskId}`;
-    const attempt = attempts.get(key) ?? { category: row.category, rollouts: 0, saved: false };
+    const attempt = attempts.get(key) ?? {
+      category: row.category,
+      rollouts: 0,
+      saved: false,
+      bySibling: new Map(),
+    };
     attempt.rollouts += 1;
     attempt.saved ||= row.success === true;
+    attempt.bySibling.set(row.harnessId, [
+      ...(attempt.bySibling.get(row.harnessId) ?? []),
+      row.success === true,
+    ]);
     attempts.set(key, attempt);
   }
   return [...attempts.values()];
@@ -111,6 +120,24 @@ for (const after of values.gates.split(",").map(Number)) {
   const { skipped, lost } = gate(after);
   process.stdout.write(
     `gate after ${after} failed rescue(s) of a category, none saved: ${skipped} of ${spent} rollouts not spent, ${lost} of ${savedTotal} saved groups lost\n`,
+  );
+}
+
+/** Groups saved and rollouts spent had each sibling of each rescue spent only its first `first` rollouts. */
+function firstRollouts(first) {
+  let saved = 0;
+  let rollouts = 0;
+  for (const attempt of all) {
+    const outcomes = [...attempt.bySibling.values()].map((successes) => successes.slice(0, first));
+    rollouts += outcomes.reduce((sum, successes) => sum + successes.length, 0);
+    saved += outcomes.some((successes) => successes.includes(true)) ? 1 : 0;
+  }
+  return { saved, rollouts };
+}
+for (const first of [1, 2]) {
+  const { saved, rollouts } = firstRollouts(first);
+  process.stdout.write(
+    `the first ${first} rollout(s) of each sibling: ${saved} groups saved in ${rollouts} rollouts\n`,
   );
 }
 
