@@ -12,6 +12,7 @@ stderr, X exit), the command id (4 bytes, big-endian), the payload length (4 byt
 frame's payload is JSON {"returncode", "timedOut", "outputLimited", "killed"}.
 """
 
+import ctypes
 import json
 import os
 import re
@@ -250,7 +251,17 @@ def run_one(request, requests, wakeup, mounts):
     clear_ipc()
 
 
+def not_dumpable():
+    """No command may trace this process or open its /proc files (its pipes, memory, environment): the
+    kernel allows both to a process of the same uid only while the target is dumpable, and bubblewrap
+    has dropped every capability that would allow them otherwise. Commands start dumpable again (exec)."""
+    PR_SET_DUMPABLE = 4
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
+
+
 def main():
+    not_dumpable()
     wakeup, wakeup_write = os.pipe()
     os.set_blocking(wakeup, False)
     os.set_blocking(wakeup_write, False)

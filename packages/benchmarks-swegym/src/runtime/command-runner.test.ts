@@ -73,6 +73,25 @@ describe.skipIf(isolation === "none")("the sandbox's command runner", () => {
     await workspace.close();
   });
 
+  it("keeps a command from tracing the runner or writing to its pipes, so nothing outlives the command", async () => {
+    const workspace = await runtime.createWorkspace(request);
+    const attach = await workspace.run(
+      `python3 -c "import ctypes; libc = ctypes.CDLL(None, use_errno=True); print(libc.ptrace(16, 1, 0, 0), ctypes.get_errno())"`,
+    );
+    expect(attach.output).toBe("-1 1\n");
+    const forged = await workspace.run(
+      "(printf 'X\\0\\0\\0\\1\\0\\0\\0\\2{}' > /proc/1/fd/1) 2>&1 | grep -c 'Permission denied'; cat /proc/1/environ 2>&1 | grep -c 'Permission denied'",
+    );
+    expect(forged.output).toBe("1\n1\n");
+    const sleeper = await workspace.run(
+      "setsid nohup sh -c 'trap \"\" TERM HUP; sleep 300' >/dev/null 2>&1 & echo started",
+    );
+    expect(sleeper.output).toBe("started\n");
+    const after = await workspace.run(`${others}; echo fine`);
+    expect(after.output).toBe("fine\n");
+    await workspace.close();
+  });
+
   it("passes a stdin larger than a pipe holds, and close cuts a command still running", async () => {
     const workspace = await runtime.createWorkspace(request);
     const written = await workspace.run("cat > big.txt && wc -c < big.txt", { input: "x".repeat(3_000_000) });
