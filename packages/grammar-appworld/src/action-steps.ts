@@ -1,5 +1,5 @@
 import type { DecisionWalk } from "@hs/grammar-kit";
-import { type ArgumentValue, argumentOptions, pagingParameters } from "./argument-options.js";
+import { argumentOptions, pagingParameters } from "./argument-options.js";
 import { conditionHolds, type ItemCondition, itemConditions } from "./conditions.js";
 import { asksNext, type Built, type DraftOption, pick } from "./draft-options.js";
 import { changes, isListDoc, workApps } from "./kind-options.js";

@@ -1,6 +1,6 @@
 import type { InstructionValue } from "./instruction-values.js";
 import { valueMatchesInstruction, wordsOf } from "./instruction-values.js";
-import { type PythonValue, pythonSource } from "./python-literal.js";
+import type { PythonValue } from "./python-literal.js";
 
 /** A filter on the items of a collected list, as Python over `item`, with what it is made of. */
 export interface ItemCondition {
