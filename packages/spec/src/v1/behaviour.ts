@@ -29,12 +29,17 @@ export interface BehaviourDetector {
 }
 
 /** Shown / occasions of one behaviour, summed over a policy's held-out trajectories. */
-export const behaviourTallySchema = z.object({
-  /** Trajectories (or occasions) on which the policy showed the behaviour. */
-  shown: z.number().int().nonnegative(),
-  /** Trajectories (or occasions) where the behaviour could be shown. */
-  applicable: z.number().int().nonnegative(),
-});
+export const behaviourTallySchema = z
+  .object({
+    /** Trajectories (or occasions) on which the policy showed the behaviour. */
+    shown: z.number().int().nonnegative(),
+    /** Trajectories (or occasions) where the behaviour could be shown. */
+    applicable: z.number().int().nonnegative(),
+  })
+  .refine((tally) => tally.shown <= tally.applicable, {
+    message: "shown must not exceed applicable (a behaviour is shown only on an occasion for it)",
+    path: ["shown"],
+  });
 /** Shown / occasions of one behaviour. */
 export type BehaviourTally = z.infer<typeof behaviourTallySchema>;
 
