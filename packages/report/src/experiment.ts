@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readJsonl } from "@hs/harness";
-import { profileSetSchema } from "@hs/spec";
+import { type BehaviourFrequencyFile, behaviourFrequencyFileSchema, profileSetSchema } from "@hs/spec";
 import { z } from "zod";
 
 /** One line of a training run's `metrics.jsonl`, as far as the report reads it. */
@@ -73,6 +73,8 @@ export interface Experiment {
   profiles: z.infer<typeof profileSetSchema> | null;
   /** Rescue properties from `hs evolve` (rescue matrix, locality, complementarity), when present. */
   evolution: Record<string, unknown> | null;
+  /** `behaviour-frequency.json` (behaviour frequency on held-out tasks), when present. */
+  behaviours: BehaviourFrequencyFile | null;
   /** Problems met while reading (each names its file), shown in the report. */
   problems: string[];
 }
@@ -134,6 +136,11 @@ export async function readExperiment(directory: string): Promise<Experiment> {
     runs,
     profiles: await readJson(join(directory, "profiles.json"), profileSetSchema, problems),
     evolution: await readEvolution(directory, problems),
+    behaviours: await readJson(
+      join(directory, "behaviour-frequency.json"),
+      behaviourFrequencyFileSchema,
+      problems,
+    ),
     problems,
   };
 }

@@ -110,4 +110,68 @@ describe("writeReport", () => {
     ]);
     expect(verdicts[0]?.difference).toBeCloseTo(0.4 - 0.223333, 5);
   });
+
+  it("shows each kept sibling's behaviours for the untrained, GRPO and Harness-S policies", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "hs-report-behaviours-"));
+    const tally = (shown: number, applicable: number) => ({ shown, applicable });
+    const row = (policy: string, seed: number, readBack: number, valuesFirst: [number, number]) => ({
+      policy,
+      seed,
+      "read-back": tally(readBack, 10),
+      "values-first": tally(...valuesFirst),
+    });
+    await writeFile(
+      join(directory, "behaviour-frequency.json"),
+      JSON.stringify({
+        benchmark: "dbbench",
+        split: "test",
+        harness: "base",
+        siblings: [
+          { id: "sibling-verification", direction: "verification", behaviours: ["read-back"] },
+          { id: "sibling-context", direction: "context", behaviours: ["values-first"] },
+          { id: "sibling-tools", direction: "tools", behaviours: [] },
+        ],
+        rows: [
+          row("untrained", 2, 1, [0, 0]),
+          row("untrained", 1, 0, [0, 0]),
+          row("grpo", 1, 3, [1, 4]),
+          row("grpo", 2, 2, [0, 0]),
+          row("harness-s", 1, 9, [2, 2]),
+          row("harness-s", 2, 8, [3, 4]),
+        ],
+        totals: {},
+      }),
+    );
+    const { html } = await writeReport({ experiments: [directory], out: join(directory, "report") });
+    expect(html).toContain("<h3>sibling-verification (verification)</h3>");
+    expect(html).not.toContain("sibling-tools");
+    expect(html).toContain(
+      "<td>read-back</td><td>1/20 (5.0%); seed 1: 0/10 (0.0%), seed 2: 1/10 (10.0%)</td><td>5/20 (25.0%); seed 1: 3/10 (30.0%), seed 2: 2/10 (20.0%)</td><td>17/20 (85.0%); seed 1: 9/10 (90.0%), seed 2: 8/10 (80.0%)</td>",
+    );
+    expect(html).toContain(
+      "<td>values-first</td><td>no occasion; seed 1: no occasion, seed 2: no occasion</td><td>1/4 (25.0%); seed 1: 1/4 (25.0%), seed 2: no occasion</td>",
+    );
+  }, 60_000);
+
+  it("names the file and field of a malformed behaviour-frequency.json and shows no behaviour table", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "hs-report-behaviours-"));
+    const file = join(directory, "behaviour-frequency.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        benchmark: "dbbench",
+        split: "test",
+        harness: "base",
+        siblings: [{ id: "sibling-verification", behaviours: ["read-back"] }],
+        rows: [{ policy: "grpo", seed: 1, "read-back": { shown: "3", applicable: 10 } }],
+      }),
+    );
+    const experiment = await readExperiment(directory);
+    expect(experiment.behaviours).toBeNull();
+    expect(experiment.problems).toEqual([
+      expect.stringMatching(/behaviour-frequency\.json: field "rows\.0\.read-back\.shown": .*number/),
+    ]);
+    const { html } = await writeReport({ experiments: [directory], out: join(directory, "report") });
+    expect(html).not.toContain("Behaviours of the kept siblings");
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BEHAVIOUR_POLICIES, siblingBehaviourTables } from "./behaviour-table.js";
 import { buildCharts } from "./charts.js";
 import { type Experiment, experimentLabel, readExperiment } from "./experiment.js";
 import { type RenderedChart, renderChart } from "./render-chart.js";
@@ -85,6 +86,25 @@ function table(headers: string[], rows: string[][]): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
+/** Behaviour frequency of each kept sibling's behaviours on held-out tasks, when the experiment measured it. */
+function behaviourSections(experiment: Experiment): string[] {
+  const file = experiment.behaviours;
+  if (file === null) return [];
+  const tables = siblingBehaviourTables(file);
+  if (tables.length === 0) return [];
+  const intro = `<h2>Behaviours of the kept siblings (${escapeHtml(experimentLabel(experiment))})</h2><p>Frequency on held-out split <code>${escapeHtml(file.split)}</code> under the ${escapeHtml(file.harness)} harness: shown/occasions summed over seeds, then per seed.</p>`;
+  return [
+    intro,
+    ...tables.map(
+      (entry) =>
+        `<h3>${escapeHtml(entry.sibling)}${entry.direction === undefined ? "" : ` (${escapeHtml(entry.direction)})`}</h3>${table(
+          ["behaviour", ...BEHAVIOUR_POLICIES.map(({ header }) => header)],
+          entry.rows,
+        )}`,
+    ),
+  ];
+}
+
 /** The report as Markdown-free HTML sections (tables and verdicts). */
 function tablesHtml(experiments: readonly Experiment[]): string {
   const sections: string[] = [];
@@ -142,6 +162,7 @@ function tablesHtml(experiments: readonly Experiment[]): string {
       table(["experiment", "base harness per seed", "Rank-1 per seed", "gain (mean ± std)"], rank1),
     );
   }
+  sections.push(...experiments.flatMap(behaviourSections));
   const problems = experiments.flatMap((experiment) => experiment.problems);
   if (problems.length > 0)
     sections.push(

@@ -1,4 +1,5 @@
 export * from "./action-grammar.js";
+export * from "./behaviour.js";
 export * from "./benchmark.js";
 export * from "./environment.js";
 export * from "./errors.js";
