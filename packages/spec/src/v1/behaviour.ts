@@ -1,32 +1,7 @@
 import { z } from "zod";
-import type { HarnessConfig } from "./harness-config.js";
-import type { Trajectory } from "./trajectory.js";
 
-/** Version of the behaviour-detector contract and of `behaviour-frequency.json`. */
+/** Version of `behaviour-frequency.json` (written by bench/behaviour-frequency.mjs, read by the report). */
 export const BEHAVIOUR_CONTRACT_VERSION = 1;
-
-/** How often one trajectory met a behaviour's occasion and how often the policy showed it. */
-export interface BehaviourCount {
-  /** Occasions in the trajectory where the behaviour could be shown (0 when none arose). */
-  occasions: number;
-  /** Occasions on which the policy showed the behaviour (never more than `occasions`). */
-  shown: number;
-}
-
-/**
- * A behaviour a sibling harness is meant to induce, detected from a trajectory. A detector reads only the
- * policy's own actions and the observations it saw, never grading data (labels, gold answers, rewards).
- */
-export interface BehaviourDetector {
-  /** Stable kebab-case id, used as the key in `behaviour-frequency.json`. */
-  id: string;
-  /** Human-readable title for reports. */
-  title: string;
-  /** Whether a sibling's harness config induces this behaviour (reads the config only). */
-  inducedBy: (config: HarnessConfig) => boolean;
-  /** Occasions and times shown in one trajectory. */
-  count: (trajectory: Trajectory) => BehaviourCount;
-}
 
 /** Shown / occasions of one behaviour, summed over a policy's held-out trajectories. */
 export const behaviourTallySchema = z

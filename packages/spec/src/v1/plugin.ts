@@ -1,5 +1,4 @@
 import type { ActionGrammarV1 } from "./action-grammar.js";
-import type { BehaviourDetector } from "./behaviour.js";
 import type { BenchmarkV1 } from "./benchmark.js";
 import type { FailureConventions } from "./failure-conventions.js";
 import type { RouterV1 } from "./router.js";
@@ -68,11 +67,6 @@ export interface BenchmarkPluginV1 {
   readonly grammarModule?: string;
   /** `hs quickstart`'s settings for this benchmark where the user gave none. */
   readonly mainJobDefaults?: MainJobDefaultsV1;
-  /**
-   * Behaviours its siblings are meant to induce, measured on held-out trajectories for the report; absent
-   * or empty when the benchmark has no detectors (the report then shows no behaviour table for it).
-   */
-  readonly behaviours?: readonly BehaviourDetector[];
   /** Creates the benchmark from its option values (and the grammar `hs` loaded, if any). */
   createBenchmark(values: PluginOptionValues, context?: BenchmarkPluginContextV1): Promise<BenchmarkV1>;
 }
