@@ -2,7 +2,7 @@ import type { DecisionWalk } from "@hs/grammar-kit";
 import { argumentOptions, pagingParameters } from "./argument-options.js";
 import { conditionHolds, type ItemCondition, itemConditions } from "./conditions.js";
 import { asksNext, type Built, type DraftOption, pick } from "./draft-options.js";
-import { changes, isListDoc, workApps } from "./kind-options.js";
+import { changes, isListDoc, refusedWithoutDoc, workApps } from "./kind-options.js";
 import type { CollectedList, ShownDoc } from "./read-view.js";
 import { appRelevance, overlap, type ViewContext } from "./view-context.js";
 
@@ -47,6 +47,7 @@ export function apisCell(walk: DecisionWalk, context: ViewContext): Built<BuiltC
 
 /** `show_api_doc` for an API the view listed. */
 export function docCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCell> {
+  const refused = refusedWithoutDoc(context);
   const options: DraftOption<[string, string]>[] = [];
   for (const [app, apis] of context.apisByApp) {
     for (const api of apis) {
@@ -58,6 +59,7 @@ export function docCell(walk: DecisionWalk, context: ViewContext): Built<BuiltCe
           "app:relevance": appRelevance(context, app),
           "api:lists": /^show_\w+s$/.test(api.name) ? 1 : 0,
           "api:changes": changes(api.name) ? 1 : 0,
+          "api:refused": refused === `${app}.${api.name}` ? 1 : 0,
         },
         value: [app, api.name],
       });

@@ -11,6 +11,14 @@ function loopList(code: string | null): string | null {
   return /^for item in \[item for item in (\w+) if /m.exec(code ?? "")?.[1] ?? null;
 }
 
+/**
+ * Whether a cell's own output says it printed nothing: the shell answers `Execution successful.` alone
+ * then (packages/benchmarks-appworld/python/appworld_shell.py); a follow-up's note may come after it.
+ */
+function printedNothing(cell: ObservedCell): boolean {
+  return !cell.failed && /^\s*Execution successful\.\s*(?:\n|$)/.test(cell.output ?? "");
+}
+
 /** The conditions (joined by ` and `) of the last filter on `list` that a cell's code writes. */
 function filterParts(code: string | null, list: string): string[] | null {
   const filters = [...(code ?? "").matchAll(/\[item for item in (\w+) if ([^\n]*?)\](?=\)|:|\[)/g)];
@@ -25,7 +33,10 @@ export interface CheckReports {
    * conditions of that filter (as the policy wrote them; empty when the filter is not in the view).
    */
   emptyFilters: Map<string, string[]>;
-  /** Indices of loop cells over a list that a later check found filtered to nothing: they changed nothing. */
+  /**
+   * Indices of loop cells that changed nothing: the loop printed nothing (it ran for no item, read from
+   * its own output, under every harness), or a later check found its list filtered to nothing.
+   */
   emptyLoops: Set<number>;
   /** The code of the last cell when it is a complete_task the harness held and whose filter its check found keeping items. */
   confirmedHold: string | null;
@@ -50,11 +61,15 @@ function checkedParts(cells: readonly ObservedCell[], index: number, list: strin
   return [];
 }
 
-/** Reads the filter checks a harness ran after the policy's cells (never shown under a base harness). */
+/**
+ * Reads the filter checks a harness ran after the policy's cells (never shown under a base harness), and
+ * the loops whose own output shows they ran for no item.
+ */
 export function checkReports(cells: readonly ObservedCell[]): CheckReports {
   const latest = new Map<string, string[] | null>();
   const emptyLoops = new Set<number>();
   cells.forEach((cell, index) => {
+    if (loopList(cell.code) !== null && printedNothing(cell)) emptyLoops.add(index);
     for (const call of cell.harness ?? [])
       for (const [, list = "", kept] of call.output.matchAll(filterCheckLine)) {
         if (kept !== "0") {

@@ -57,6 +57,11 @@ export const featureNames = [
   "kind:login-after-unauthorized",
   // on kind:doc, the last cell's call of an API was refused (a wrong name or argument) and its doc is not shown
   "kind:doc-after-refusal",
+  // on a doc read, the API is the one the last cell's call of was refused (a 422 or no such API)
+  "api:refused",
+  // on kind:each and kind:page, the last cell was a loop over a filtered list that printed nothing (it
+  // ran for no item): read from its own output, so the same under every harness
+  "kind:retry-after-empty-loop",
   // on kind:complete, nothing the task needs is there yet: a question with no list collected, or a
   // change task before any change was made
   "kind:complete-unready",
@@ -95,6 +100,9 @@ const priorWeights: FeatureValues = {
   "kind:complete-change-ready": 2.4,
   "kind:complete-late": 3,
   "kind:complete-unready": -1.5,
+  "kind:doc-after-refusal": 3,
+  "api:refused": 3,
+  "kind:retry-after-empty-loop": 2,
   "filter:empty-after-check": -3,
   "filter:kept-after-check": 1.5,
   "cond:field-taken-hinted": -3,

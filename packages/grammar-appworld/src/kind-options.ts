@@ -112,12 +112,17 @@ function unauthorizedApp(context: ViewContext): string | null {
   return app !== undefined && context.passwords.has(app) ? app : null;
 }
 
-/** Whether the last cell's call of an API was refused (422, no such API) and that API's doc is not shown. */
-function refusedWithoutDoc(context: ViewContext): boolean {
+/**
+ * The API (`app.api`) whose call in the last cell was refused (422, no such API) when its doc is not
+ * shown, read from the cell's own output, so the same under every harness; else null.
+ */
+export function refusedWithoutDoc(context: ViewContext): string | null {
   const last = context.cells.at(-1);
-  if (last?.failed !== true || !/status code is 422|No API named/.test(last.output ?? "")) return false;
+  if (last?.failed !== true || !/status code is 422|No API named/.test(last.output ?? "")) return null;
   const call = /[\s\S]*apis\.(\w+)\.(\w+)\(/.exec(last.code ?? "");
-  return call !== null && call[1] !== "api_docs" && !context.docs.has(`${call[1]}.${call[2]}`);
+  if (call === null || call[1] === "api_docs" || call[1] === "supervisor") return null;
+  const api = `${call[1]}.${call[2]}`;
+  return context.docs.has(api) ? null : api;
 }
 
 /** The options of the first decision: which kind of cell to write (only kinds the view makes possible). */
@@ -127,7 +132,9 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
   const lastKind = kindOfCode(last?.code ?? null);
   const late = context.cells.length >= 35 ? 1 : 0;
   const unauthorized = unauthorizedApp(context) === null ? 0 : 1;
-  const refused = refusedWithoutDoc(context) ? 1 : 0;
+  const refused = refusedWithoutDoc(context) === null ? 0 : 1;
+  // the last cell was a loop that ran for no item (its own output, or a check after it, says so)
+  const emptyLoop = context.emptyLoops.has(context.cells.length - 1) ? 1 : 0;
   const available: Record<ActionKind, boolean> = {
     apps: true,
     apis: context.apps.length > 0,
@@ -158,6 +165,7 @@ export function kindOptions(context: ViewContext): DraftOption<ActionKind>[] {
     "kind:failed-before": kind !== "complete" && lastOfKind(context, kind)?.failed === true ? 1 : 0,
     "kind:login-after-unauthorized": kind === "login" ? unauthorized : 0,
     "kind:doc-after-refusal": kind === "doc" ? refused : 0,
+    "kind:retry-after-empty-loop": kind === "each" || kind === "page" ? emptyLoop : 0,
     "kind:confirm-after-check": kind === "complete" && context.confirmedHold !== null ? 1 : 0,
   });
   return (Object.keys(available) as ActionKind[])
