@@ -10,6 +10,7 @@ import {
   testCommand,
 } from "./commands.js";
 import { ask, bashAction, option } from "./decision-options.js";
+import { refutedRewrite } from "./edit-evidence.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
 import type { ObservedProbe } from "./read-view.js";
@@ -142,11 +143,15 @@ function nearTraceback(context: ViewContext, entry: EditLine): boolean {
   );
 }
 
-/** Whether a probe of the line found a promising rewrite of it. */
+/** Whether a probe of the line found a promising rewrite of it that no reverted edit tried. */
 function lineProbeMatched(context: ViewContext, entry: EditLine): boolean {
   const probe = context.read.probes.get(`${entry.file}:${entry.line}`);
   if (probe === undefined) return false;
-  return [...probe.rewrites.keys()].some((text) => promising(probeVerdict(context.read, probe, text)));
+  return [...probe.rewrites.keys()].some(
+    (text) =>
+      promising(probeVerdict(context.read, probe, text)) &&
+      !refutedRewrite(context.read, entry.file, entry.line, text),
+  );
 }
 
 /** The features of a shown line, as an option of `edit-line` or `probe-line`. */

@@ -30,8 +30,15 @@ export const featureNames = [
   "last-test-failed",
   "last-output-error",
   "format-error",
+  // the latest test run or traceback after the latest live edit (the policy's or a harness check's)
+  "evidence-failing",
+  "evidence-fixed",
   // which action kind (one-hot on the `kind` decision)
   ...actionKinds.map((kind) => `kind-${kind}` as const),
+  // the kind options the evidence after an edit bears on
+  "submit-evidence-failing",
+  "submit-evidence-fixed",
+  "revert-evidence-failing",
   // search terms
   "term-called",
   "term-position",
@@ -155,6 +162,9 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "rewrite-probe-fixed-error": 3,
   "rewrite-probe-broke": -4,
   "rewrite-probe-same": -2,
+  "submit-evidence-failing": -3,
+  "submit-evidence-fixed": 1,
+  "revert-evidence-failing": 1,
   "test-all": 1.5,
   "test-failing": 0.2,
 };

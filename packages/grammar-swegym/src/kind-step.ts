@@ -1,6 +1,6 @@
 import type { DecisionOption, GrammarStep } from "@hs/spec";
 import { ask, option } from "./decision-options.js";
-import { type ActionKind, actionKinds, grammarTuning } from "./features.js";
+import { type ActionKind, actionKinds, type FeatureName, grammarTuning } from "./features.js";
 import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
 import { showTargets } from "./show-step.js";
@@ -63,14 +63,15 @@ function editFit(context: ViewContext): number {
   if (probeFoundFix(context) && context.liveEdits.length === 0) return 4;
   // while probing can still find a fix, a blind edit waits
   if (probeAvailable(context)) return 0;
-  const lastTestFailed = context.lastTest?.passed === false && context.testedAfterEdit;
-  if (lastTestFailed) return -2;
+  if (context.evidence === "failing") return -2;
   return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
 }
 
 function submitFit(context: ViewContext): number {
   const steps = context.read.steps.length;
   const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
+  // an edit the latest test run or traceback shows has not fixed the failure is reverted, not submitted
+  if (context.evidence === "failing") return -2;
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
   if (probedEdit(context)) return 4 + pressure;
   if (probesSpent(context) && context.liveEdits.length === 0) return 3 + pressure;
@@ -102,10 +103,22 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
       if (context.pendingEdit !== null) return probedEdit(context) ? -1 : 2.5;
       return read.tests.length === 0 && context.liveEdits.length === 0 ? 0.2 : -1;
     case "revert":
-      return context.lastTest?.passed === false && context.testedAfterEdit ? 3 : -4;
+      return context.evidence === "failing" ? 3 : -4;
     case "submit":
       return submitFit(context);
   }
+}
+
+/** The option features of a kind that the evidence after an edit bears on (submit, revert). */
+function evidenceValues(kind: ActionKind, context: ViewContext): Partial<Record<FeatureName, number>> {
+  const failing = context.evidence === "failing" ? 1 : 0;
+  if (kind === "submit")
+    return {
+      "submit-evidence-failing": failing,
+      "submit-evidence-fixed": context.evidence === "fixed" ? 1 : 0,
+    };
+  if (kind === "revert") return { "revert-evidence-failing": failing };
+  return {};
 }
 
 /** The first decision: which kind of action. */
@@ -113,7 +126,11 @@ export function kindStep(context: ViewContext): GrammarStep {
   const options: DecisionOption[] = actionKinds
     .filter((kind) => kindAvailable(kind, context))
     .map((kind) =>
-      option(`kind:${kind}`, { [`kind-${kind}`]: 1, "option-fit": kindFit(kind, context) }, context),
+      option(
+        `kind:${kind}`,
+        { [`kind-${kind}`]: 1, "option-fit": kindFit(kind, context), ...evidenceValues(kind, context) },
+        context,
+      ),
     );
   return ask("kind", options);
 }

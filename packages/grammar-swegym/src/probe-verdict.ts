@@ -1,3 +1,4 @@
+import { refutedRewrite } from "./edit-evidence.js";
 import type { ObservedProbe, ReadView } from "./read-view.js";
 import { normalizedValue } from "./statement-terms.js";
 
@@ -77,14 +78,15 @@ export function promising(verdict: ProbeVerdict | undefined): boolean {
 
 const promisingByRead = new WeakMap<ReadView, [ObservedProbe, string][]>();
 
-/** The promising rewrites a probe found, as `[probe, stripped text]` (kept per read view). */
+/** The promising rewrites a probe found (less those an edit tried and reverted), as `[probe, stripped text]` (kept per read view). */
 export function promisingRewrites(read: ReadView): [ObservedProbe, string][] {
   const cached = promisingByRead.get(read);
   if (cached !== undefined) return cached;
   const found: [ObservedProbe, string][] = [];
   for (const probe of read.probes.values())
     for (const text of probe.rewrites.keys())
-      if (promising(probeVerdict(read, probe, text))) found.push([probe, text]);
+      if (promising(probeVerdict(read, probe, text)) && !refutedRewrite(read, probe.file, probe.line, text))
+        found.push([probe, text]);
   promisingByRead.set(read, found);
   return found;
 }

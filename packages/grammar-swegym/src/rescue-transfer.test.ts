@@ -56,16 +56,26 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
       withoutStepCount(decisionAt(base, ["kind:edit"])),
     );
     const rewrite = decisionAt(sibling, ["kind:edit", line]).options[0]?.label ?? "";
-    const { before, after } = await rescueUpdate(grammar, [
-      { view: sibling, labels: ["kind:edit", line, rewrite], advantage: 1 },
-      // the sibling's failed rollout of the group searched instead
-      { view: sibling, labels: completed(sibling, ["kind:search"]), advantage: -1 },
-    ]);
-    const probability = (policy: typeof before) =>
-      decisionProbability(policy, grammar, base, ["kind:edit"], line);
-    expect(probability(after)).toBeGreaterThan(probability(before) + 5e-4);
-    const edit = (policy: typeof before) => decisionProbability(policy, grammar, base, [], "kind:edit");
-    expect(edit(after)).toBeGreaterThan(edit(before));
+    // one GRPO step on a freshly initialised network does not move every decision the same way on
+    // every initialisation, so the transfer is asserted over five initialisations, allowing one miss
+    let raised = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { before, after } = await rescueUpdate(
+        grammar,
+        [
+          { view: sibling, labels: ["kind:edit", line, rewrite], advantage: 1 },
+          // the sibling's failed rollout of the group searched instead
+          { view: sibling, labels: completed(sibling, ["kind:search"]), advantage: -1 },
+        ],
+        seed,
+      );
+      const probability = (policy: typeof before) =>
+        decisionProbability(policy, grammar, base, ["kind:edit"], line);
+      const edit = (policy: typeof before) => decisionProbability(policy, grammar, base, [], "kind:edit");
+      if (probability(after) > probability(before) + 5e-4 && edit(after) > edit(before)) raised++;
+      for (const policy of [before, after]) policy.dispose();
+    }
+    expect(raised).toBeGreaterThanOrEqual(4);
   });
 
   it("not submitting over failing tests: the check sibling ran them, under the base harness the policy did", async () => {

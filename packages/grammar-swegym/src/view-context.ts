@@ -1,5 +1,6 @@
 import { viewCache } from "@hs/grammar-kit";
 import type { PolicyView } from "@hs/spec";
+import { type EditEvidence, editEvidence } from "./edit-evidence.js";
 import { featureIndex, featureNames, grammarTuning } from "./features.js";
 import { type LineRewrite, lineRewrites } from "./line-rewrites.js";
 import { tokenizeLine } from "./python-tokens.js";
@@ -37,6 +38,8 @@ export interface ViewContext {
   lastTest: ObservedTestRun | undefined;
   /** Whether the latest test run came after the latest live edit. */
   testedAfterEdit: boolean;
+  /** What the latest test run or traceback after the latest live edit shows (null: none yet). */
+  evidence: EditEvidence;
   /** Shown source lines with candidate rewrites, most recently shown first. */
   editLines(): EditLine[];
 }
@@ -89,6 +92,8 @@ function contextVector(context: Omit<ViewContext, "contextVector" | "editLines">
   set("last-test-failed", context.lastTest?.passed === false ? 1 : 0);
   set("last-output-error", /Traceback|Error\b/.test(lastOutput) ? 1 : 0);
   set("format-error", read.formatError ? 1 : 0);
+  set("evidence-failing", context.evidence === "failing" ? 1 : 0);
+  set("evidence-fixed", context.evidence === "fixed" ? 1 : 0);
   vector[featureNames.length - 1] = 1;
   return vector;
 }
@@ -124,6 +129,7 @@ function computeViewContext(view: PolicyView): ViewContext {
     pendingEdit: lastEdit !== undefined && !testedAfterEdit ? lastEdit : null,
     lastTest,
     testedAfterEdit,
+    evidence: editEvidence(read, lastEdit),
   };
   let lines: EditLine[] | undefined;
   const context: ViewContext = {
