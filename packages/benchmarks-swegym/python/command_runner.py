@@ -267,6 +267,9 @@ def main():
     os.set_blocking(wakeup_write, False)
     signal.set_wakeup_fd(wakeup_write)
     signal.signal(signal.SIGCHLD, lambda number, frame: None)
+    # Python's own SIGINT handler would let a command's `kill -INT 1` end the runner (KeyboardInterrupt);
+    # a handler, unlike SIG_IGN, is not inherited by the commands
+    signal.signal(signal.SIGINT, lambda number, frame: None)
     requests = Requests()
     mounts = mount_points()
     frame(b"R", 0)
