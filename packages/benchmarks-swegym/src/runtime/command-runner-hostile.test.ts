@@ -1,3 +1,5 @@
+import { arch } from "node:os";
+import { detectBubblewrap } from "@hs/harness/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
 import type { SandboxCommandRunner } from "./command-runner.js";
@@ -69,6 +71,19 @@ describe.skipIf(isolation === "none")("a hostile command leaves nothing for the 
     const run = await leaveThenCheck(leave, check);
     expect(run.left.output).toBe("True True True\n3\n");
     expect(run.checked.output).toBe("/dev/shm:\n\n/tmp:\nend\n");
+  });
+
+  // the user keyrings are the sandbox's own only in a user namespace; the syscall numbers are x86-64's
+  const ownKeyrings = detectBubblewrap() !== "capabilities-dropped" && arch() === "x64";
+  it.skipIf(!ownKeyrings)("empties the user keyrings a command added a key to", async () => {
+    const keyctl = (call: string) =>
+      `python3 -c "import ctypes; libc = ctypes.CDLL(None, use_errno=True); print(libc.syscall(${call}) > 0, ctypes.get_errno())"`;
+    const add = `${keyctl("248, b'user', b'hs-left', b'secret', 6, -4")}; ${keyctl("248, b'user', b'hs-left', b'secret', 6, -5")}`;
+    const search = `${keyctl("250, 10, -4, b'user', b'hs-left', 0")}; ${keyctl("250, 10, -5, b'user', b'hs-left', 0")}`;
+    const run = await leaveThenCheck(add, search);
+    expect(run.left.output).toBe("True 0\nTrue 0\n");
+    // ENOKEY (126): not found
+    expect(run.checked.output).toBe("False 126\nFalse 126\n");
   });
 
   it("keeps the runner alive through every signal a command sends it", async () => {
