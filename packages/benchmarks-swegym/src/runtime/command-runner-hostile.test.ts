@@ -33,7 +33,10 @@ async function leaveThenCheck(leave: string, check: string) {
 
 describe.skipIf(isolation === "none")("a hostile command leaves nothing for the next one", () => {
   it("kills a double-forked sleeper re-parented to the runner", async () => {
-    const run = await leaveThenCheck("(sh -c 'sleep 300 &' &); sleep 0.1; pgrep -c sleep", `${others}; echo end`);
+    const run = await leaveThenCheck(
+      "(sh -c 'sleep 300 &' &); sleep 0.1; pgrep -c sleep",
+      `${others}; echo end`,
+    );
     expect(run.left.output).toBe("1\n");
     expect(run.checked.output).toBe("end\n");
     expect(run.sameRunner).toBe(true);
@@ -87,7 +90,8 @@ describe.skipIf(isolation === "none")("a hostile command leaves nothing for the 
   });
 
   it("keeps the runner alive through every signal a command sends it", async () => {
-    const signals = "HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS KILL";
+    const signals =
+      "HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS KILL";
     const run = await leaveThenCheck(
       `for s in ${signals}; do kill -s $s 1 2>/dev/null; done; sleep 0.2; echo sent`,
       `${others}; echo end`,
