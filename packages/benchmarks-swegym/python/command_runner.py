@@ -130,6 +130,22 @@ def clear_ipc():
             pass
 
 
+KEYCTL = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine)
+
+
+def in_own_user_namespace():
+    with open("/proc/self/uid_map") as mapping:
+        return mapping.read().split() != ["0", "0", "4294967295"]
+
+
+def clear_user_keyrings(libc):
+    """Unlinks every key a command added to the user keyrings, which the next command would see (they
+    belong to the sandbox's user namespace, so a fresh sandbox has them empty); never the host's."""
+    KEYCTL_CLEAR = 7
+    for keyring in (-4, -5):  # KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING
+        libc.syscall(KEYCTL, KEYCTL_CLEAR, keyring)
+
+
 def feed(fd, data):
     try:
         write_all(fd, data)
@@ -238,7 +254,7 @@ class Command:
         frame(b"X", self.ident, json.dumps(reply).encode())
 
 
-def run_one(request, requests, wakeup, mounts):
+def run_one(request, requests, wakeup, mounts, libc):
     try:
         command = Command(request, wakeup)
     except OSError as error:
@@ -249,6 +265,8 @@ def run_one(request, requests, wakeup, mounts):
     for directory in ("/tmp", "/dev/shm"):
         empty(directory, mounts)
     clear_ipc()
+    if libc is not None:
+        clear_user_keyrings(libc)
 
 
 def not_dumpable():
@@ -267,8 +285,12 @@ def main():
     os.set_blocking(wakeup_write, False)
     signal.set_wakeup_fd(wakeup_write)
     signal.signal(signal.SIGCHLD, lambda number, frame: None)
+    # Python's own SIGINT handler would let a command's `kill -INT 1` end the runner (KeyboardInterrupt);
+    # a handler, unlike SIG_IGN, is not inherited by the commands
+    signal.signal(signal.SIGINT, lambda number, frame: None)
     requests = Requests()
     mounts = mount_points()
+    libc = ctypes.CDLL(None) if KEYCTL is not None and in_own_user_namespace() else None
     frame(b"R", 0)
     while True:
         request = requests.next_blocking()
@@ -276,7 +298,7 @@ def main():
             sweep({})
             return
         if "argv" in request:
-            run_one(request, requests, wakeup, mounts)
+            run_one(request, requests, wakeup, mounts, libc)
 
 
 main()
