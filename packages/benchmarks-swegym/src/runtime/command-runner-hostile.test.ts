@@ -1,24 +1,17 @@
 import { arch } from "node:os";
 import { detectBubblewrap } from "@hs/harness/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
+import { otherProcesses, runnerOf, tinyRequest } from "../__fixtures__/runner-workspace.js";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
-import type { SandboxCommandRunner } from "./command-runner.js";
 import { createLocalRuntime } from "./local-runtime.js";
 import { detectIsolation } from "./sandbox.js";
-import type { Workspace } from "./workspace.js";
 
 const fixture = createTinyMirror();
 afterAll(() => fixture.remove());
 const isolation = detectIsolation();
-const request = {
-  instanceId: fixture.instance.instance_id,
-  repo: fixture.instance.repo,
-  baseCommit: fixture.instance.base_commit,
-};
+const request = tinyRequest(fixture);
 const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 32 });
-const runnerOf = (workspace: Workspace) => (workspace as unknown as { runner?: SandboxCommandRunner }).runner;
-/** Prints the name of every process the command sees besides the runner (pid 1) and its own shell. */
-const others = "for p in /proc/[0-9]*; do n=$(basename $p); [ $n = 1 ] || [ $n = $$ ] || cat $p/comm; done";
+const others = otherProcesses;
 
 /** Runs `leave` as one command of a fresh workspace, then `check` as the next one, and closes it. */
 async function leaveThenCheck(leave: string, check: string) {

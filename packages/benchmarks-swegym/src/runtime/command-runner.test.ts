@@ -1,22 +1,16 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { otherProcesses, runnerOf, tinyRequest } from "../__fixtures__/runner-workspace.js";
 import { createTinyMirror } from "../__fixtures__/tiny-repo.js";
 import { SandboxCommandRunner } from "./command-runner.js";
 import { createLocalRuntime } from "./local-runtime.js";
 import { bubblewrapArguments, detectIsolation } from "./sandbox.js";
-import type { Workspace } from "./workspace.js";
 
 const fixture = createTinyMirror();
 afterAll(() => fixture.remove());
 const isolation = detectIsolation();
-const request = {
-  instanceId: fixture.instance.instance_id,
-  repo: fixture.instance.repo,
-  baseCommit: fixture.instance.base_commit,
-};
+const request = tinyRequest(fixture);
 const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 64 });
-const runnerOf = (workspace: Workspace) => (workspace as unknown as { runner?: SandboxCommandRunner }).runner;
-/** The names of the processes a command sees besides the runner (pid 1) and its own shell. */
-const others = "for p in /proc/[0-9]*; do n=$(basename $p); [ $n = 1 ] || [ $n = $$ ] || cat $p/comm; done";
+const others = otherProcesses;
 
 describe.skipIf(isolation === "none")("the sandbox's command runner", () => {
   it("serves every command of a workspace from one sandbox, each as fresh as its own sandbox", async () => {
