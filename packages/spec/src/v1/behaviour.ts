@@ -1,8 +1,5 @@
 import { z } from "zod";
 
-/** Version of `behaviour-frequency.json` (written by bench/behaviour-frequency.mjs, read by the report). */
-export const BEHAVIOUR_CONTRACT_VERSION = 1;
-
 /** Shown / occasions of one behaviour, summed over a policy's held-out trajectories. */
 export const behaviourTallySchema = z
   .object({
