@@ -10,9 +10,8 @@ import {
   testCommand,
 } from "./commands.js";
 import { ask, bashAction, option } from "./decision-options.js";
-import { refutedRewrite } from "./edit-evidence.js";
 import { grammarTuning, rewriteFeature } from "./features.js";
-import { probeVerdict, promising } from "./probe-verdict.js";
+import { probeVerdict, promisingRewrites } from "./probe-verdict.js";
 import type { ObservedProbe } from "./read-view.js";
 import { statementRewriteKinds } from "./statement-kinds.js";
 import { type EditLine, enclosingDefinition, lineNames, type ViewContext } from "./view-context.js";
@@ -145,12 +144,8 @@ function nearTraceback(context: ViewContext, entry: EditLine): boolean {
 
 /** Whether a probe of the line found a promising rewrite of it that no reverted edit tried. */
 function lineProbeMatched(context: ViewContext, entry: EditLine): boolean {
-  const probe = context.read.probes.get(`${entry.file}:${entry.line}`);
-  if (probe === undefined) return false;
-  return [...probe.rewrites.keys()].some(
-    (text) =>
-      promising(probeVerdict(context.read, probe, text)) &&
-      !refutedRewrite(context.read, entry.file, entry.line, text),
+  return promisingRewrites(context.read).some(
+    ([probe]) => probe.file === entry.file && probe.line === entry.line,
   );
 }
 
