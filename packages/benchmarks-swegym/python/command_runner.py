@@ -269,17 +269,18 @@ def run_one(request, requests, wakeup, mounts, libc):
         clear_user_keyrings(libc)
 
 
-def not_dumpable():
+def not_dumpable(libc):
     """No command may trace this process or open its /proc files (its pipes, memory, environment): the
     kernel allows both to a process of the same uid only while the target is dumpable, and bubblewrap
     has dropped every capability that would allow them otherwise. Commands start dumpable again (exec)."""
     PR_SET_DUMPABLE = 4
-    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
 def main():
-    not_dumpable()
+    libc = ctypes.CDLL(None, use_errno=True)
+    not_dumpable(libc)
     wakeup, wakeup_write = os.pipe()
     os.set_blocking(wakeup, False)
     os.set_blocking(wakeup_write, False)
@@ -290,7 +291,7 @@ def main():
     signal.signal(signal.SIGINT, lambda number, frame: None)
     requests = Requests()
     mounts = mount_points()
-    libc = ctypes.CDLL(None) if KEYCTL is not None and in_own_user_namespace() else None
+    keyrings = libc if KEYCTL is not None and in_own_user_namespace() else None
     frame(b"R", 0)
     while True:
         request = requests.next_blocking()
@@ -298,7 +299,7 @@ def main():
             sweep({})
             return
         if "argv" in request:
-            run_one(request, requests, wakeup, mounts, libc)
+            run_one(request, requests, wakeup, mounts, keyrings)
 
 
 main()
