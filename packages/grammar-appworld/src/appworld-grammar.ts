@@ -9,6 +9,7 @@ import {
   loginCell,
   pageCell,
 } from "./action-steps.js";
+import { appWorldCallLabels } from "./call-labels.js";
 import { completeCell } from "./complete-step.js";
 import { asksNext, type Built, pick } from "./draft-options.js";
 import { featureNames, priorVector } from "./features.js";
@@ -41,10 +42,17 @@ const cells: Record<ActionKind, (walk: DecisionWalk, context: ViewContext) => Bu
  * (token kept in `<app>_token`), call an API whose doc was shown, page a list API into a variable, act
  * on each item of a collected list that passes a condition, and complete (with no answer or one computed
  * from a collected list or a printed value). The code is written as a ```python block, in
- * `<think>`/`<code>` tags, or as an `execute` call, as the view asks.
+ * `<think>`/`<code>` tags, or as an `execute` call, as the view asks. `decisionsFor` recovers the
+ * decisions of a harness call's doc read, API list, passwords, login or app list.
  */
 export function createAppWorldGrammar(): ActionGrammarV1 {
-  return stagedGrammar({ featureNames, prior: priorVector(), context: viewContext, build: buildCell });
+  return stagedGrammar({
+    featureNames,
+    prior: priorVector(),
+    context: viewContext,
+    build: buildCell,
+    labelsForCall: appWorldCallLabels,
+  });
 }
 
 /** The kind of cell, its decisions, then the cell in the view's format. */

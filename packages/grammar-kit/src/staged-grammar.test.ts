@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type DecisionWalk, labelValue } from "./decision-walk.js";
 import { byKind } from "./kind-steps.js";
 import { namedFeatures } from "./named-features.js";
-import { stagedGrammar } from "./staged-grammar.js";
+import { offersDecisions, stagedGrammar } from "./staged-grammar.js";
 
 // A two-kind grammar over the last message: `say` asks which word of it to repeat, `stop` ends.
 const features = namedFeatures(["is-say", "bias"] as const);
@@ -63,5 +63,26 @@ describe("stagedGrammar and byKind", () => {
   it("hands a kind it has no step for to the fallback, Object's own names included", () => {
     expect(grammar.next(view, ["kind:stop"])).toEqual(finished("stop"));
     expect(grammar.next(view, ["kind:constructor"])).toEqual(finished("stop"));
+  });
+
+  it("recovers the decisions of a harness call: the first label sequence the view offers to its end", () => {
+    const crediting = stagedGrammar({
+      featureNames: ["is-say", "bias"],
+      prior: features.weights({}),
+      context: words,
+      build: byKind(askKind, { say }, () => finished("stop")),
+      labelsForCall: (call) => [
+        ["kind:say", `word:${String(call.arguments.word)}`],
+        ["kind:say"],
+        ["kind:stop"],
+      ],
+    });
+    const call = (word: string) => ({ id: "h", name: "say", arguments: { word } });
+    expect(crediting.decisionsFor?.(view, call("green"))).toEqual(["kind:say", "word:green"]);
+    // blue is not a word of the view; "kind:say" alone does not finish an action
+    expect(crediting.decisionsFor?.(view, call("blue"))).toEqual(["kind:stop"]);
+    expect(offersDecisions(crediting, view, ["kind:say"])).toBe(false);
+    expect(offersDecisions(crediting, view, ["kind:say", "word:green", "word:red"])).toBe(false);
+    expect(grammar.decisionsFor).toBeUndefined();
   });
 });

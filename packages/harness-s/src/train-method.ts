@@ -1,7 +1,13 @@
 import type { FailureClassifierV1 } from "@hs/failure-analysis";
 import type { EpisodeExecutor } from "@hs/harness";
 import type { ProfileBuilder } from "@hs/profiles";
-import { type StepMetrics, type TrainerConfig, type TrainingSummary, trainGrpo } from "@hs/rescue-grpo";
+import {
+  type StepMetrics,
+  type TrainerConfig,
+  type TrainerContext,
+  type TrainingSummary,
+  trainGrpo,
+} from "@hs/rescue-grpo";
 import type {
   BenchmarkV1,
   HarnessConfig,
@@ -48,6 +54,8 @@ export interface TrainMethodOptions {
   signal?: AbortSignal;
   /** Where every rollout runs (default: in this process; e.g. a queue's workers); results do not depend on it. */
   executor?: EpisodeExecutor;
+  /** Harness-call credit (`TrainerContext.creditHarnessCalls`), when `config.rescue.creditHarnessCalls` is on. */
+  creditHarnessCalls?: TrainerContext["creditHarnessCalls"];
 }
 
 /** What a training run returns. */
@@ -90,6 +98,7 @@ export async function trainMethod(options: TrainMethodOptions): Promise<TrainMet
       ...(options.onStep === undefined ? {} : { onStep: options.onStep }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.executor === undefined ? {} : { executor: options.executor }),
+      ...(options.creditHarnessCalls === undefined ? {} : { creditHarnessCalls: options.creditHarnessCalls }),
     },
     options.config,
   );

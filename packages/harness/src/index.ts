@@ -1,5 +1,6 @@
 export * from "./generic-conventions.js";
 export * from "./generic-library.js";
+export * from "./harness-call-occasions.js";
 export * from "./harness-call-text.js";
 export * from "./harness-hash.js";
 export * from "./json-file.js";

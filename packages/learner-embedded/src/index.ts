@@ -1,2 +1,3 @@
 export * from "./embedded-learner.js";
+export * from "./harness-call-credit.js";
 export * from "./rescue-transfer.js";

@@ -1,6 +1,14 @@
 import type { EpisodeExecutor } from "@hs/harness";
 import { runEpisode } from "@hs/harness";
-import type { BenchmarkV1, HarnessConfig, PolicyV1, Task, TrainingSample, Trajectory } from "@hs/spec";
+import type {
+  BenchmarkV1,
+  HarnessConfig,
+  PolicyV1,
+  Task,
+  TrainingSample,
+  TrainingStep,
+  Trajectory,
+} from "@hs/spec";
 import { type AdvantageMethod, groupAdvantages, hasZeroVariance } from "./advantages.js";
 
 /** G rollouts of one prompt under one harness. */
@@ -76,12 +84,19 @@ export async function collectGroup(options: CollectGroupOptions): Promise<Rollou
  * Training samples of a group: every trajectory with its group-relative advantage, every step with
  * the view the policy actually saw (a sibling's view for a rescued group).
  */
-export function groupSamples(group: RolloutGroup, method: AdvantageMethod): TrainingSample[] {
+export function groupSamples(
+  group: RolloutGroup,
+  method: AdvantageMethod,
+  credit?: (trajectory: Trajectory) => TrainingStep[],
+): TrainingSample[] {
   const advantages = groupAdvantages(groupRewards(group), method);
   return group.trajectories.map((trajectory, index) => ({
     trajectoryId: trajectory.id,
     harnessId: trajectory.harnessId,
-    steps: trajectory.steps.map((step) => ({ view: step.view, action: step.action })),
+    steps: [
+      ...trajectory.steps.map((step) => ({ view: step.view, action: step.action })),
+      ...(credit?.(trajectory) ?? []),
+    ],
     advantage: advantages[index] ?? 0,
   }));
 }

@@ -8,6 +8,7 @@ import {
   lookupPool,
   lookupTextHarness,
 } from "@hs/harness/test-environments";
+import type { Trajectory } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRescuer } from "./rescue.js";
 import { type StepMetrics, trainGrpo } from "./trainer.js";
@@ -71,5 +72,43 @@ describe("the GRPO core without tfjs", () => {
       learner.batches.flatMap((batch) => batch.samples.map((sample) => sample.harnessId)),
     );
     expect([...harnesses].some((id) => id.startsWith("sibling-"))).toBe(true);
+  });
+
+  it("adds the credited steps of harness calls only when the config turns the credit on, and counts them", async () => {
+    const benchmark = createLookupBenchmark();
+    const { tasks } = await benchmark.loadTasks({});
+    const run = async (on: boolean, withCredit: boolean) => {
+      const outDirectory = await mkdtemp(join(tmpdir(), "hs-credit-"));
+      directories.push(outDirectory);
+      const policy = createLookupSensitivePolicy();
+      const learner = createRecordingLearner();
+      const base = defaultTrainerConfig("grpo", 3);
+      const config = { ...base, groupSize: 2, promptsPerStep: 2, rolloutBudget: 8 };
+      if (on) config.rescue = { ...base.rescue, creditHarnessCalls: true };
+      const steps: StepMetrics[] = [];
+      // a stand-in credit: one more step per trajectory, its first one again
+      const credit = (trajectory: Trajectory) =>
+        trajectory.steps.slice(0, 1).map(({ view, action }) => ({ view, action }));
+      await trainGrpo(
+        {
+          ...{ benchmark, harness: lookupTextHarness, tasks, policy, learner, outDirectory },
+          ...(withCredit ? { creditHarnessCalls: credit } : {}),
+          onStep: (metrics) => steps.push(metrics),
+        },
+        config,
+      );
+      const trained = learner.batches
+        .flatMap((batch) => batch.samples)
+        .reduce((sum, sample) => sum + sample.steps.length, 0);
+      return { trained, credited: steps.map((step) => step.rescue.creditedSteps) };
+    };
+    const off = await run(false, true);
+    const on = await run(true, true);
+    expect(off.credited).toEqual([undefined, undefined]);
+    expect(on.credited).toEqual([4, 4]);
+    expect(on.trained - off.trained).toBe(8);
+    await expect(run(true, false)).rejects.toThrow(
+      /harness-call credit is on but the run has no creditHarnessCalls/,
+    );
   });
 });

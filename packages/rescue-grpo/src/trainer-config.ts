@@ -68,6 +68,11 @@ export const trainerConfigSchema = z.object({
     keepBaseNegative: z.boolean(),
     /** Re-anchor profiles every N steps on a probe set (0: never). */
     reanchorEvery: z.number().int().nonnegative(),
+    /**
+     * Train a rescued trajectory's harness calls as the policy's own decisions where the grammar
+     * recovers them (harness-call credit; the context's `creditHarnessCalls`). Absent: off.
+     */
+    creditHarnessCalls: z.boolean().optional(),
   }),
 });
 /** Configuration of a GRPO training run. */

@@ -11,6 +11,7 @@ import type {
   PolicyV1,
   Task,
   TrainingSample,
+  TrainingStep,
   Trajectory,
 } from "@hs/spec";
 import { InvalidInputError } from "@hs/spec";
@@ -100,6 +101,12 @@ export interface TrainerContext {
   signal?: AbortSignal;
   /** Where the base rollouts run (default: in this process); the results do not depend on it. */
   executor?: EpisodeExecutor;
+  /**
+   * Harness-call credit: extra steps a trained trajectory's harness calls stand for, as the policy's
+   * own decisions (`harnessCallCredit` of `@hs/learner-embedded`), trained with its advantage when
+   * `config.rescue.creditHarnessCalls` is on.
+   */
+  creditHarnessCalls?: (trajectory: Trajectory) => TrainingStep[];
 }
 
 /** The end of a run. */
@@ -170,6 +177,11 @@ function validatedConfig(context: TrainerContext, input: TrainerConfig) {
       field: "method",
     });
   }
+  if (config.rescue.creditHarnessCalls === true && context.creditHarnessCalls === undefined) {
+    throw new InvalidInputError("harness-call credit is on but the run has no creditHarnessCalls", {
+      field: "rescue.creditHarnessCalls",
+    });
+  }
   return config;
 }
 
@@ -227,8 +239,12 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
     const stepStarted = Date.now();
     const batch = await collectStepBatch({ context, config, prompts, progress: run, signalOption });
     if (batch.drawn === 0) break;
-    const samples: TrainingSample[] = batch.trained.flatMap((group) => groupSamples(group, config.advantage));
+    const credit = config.rescue.creditHarnessCalls === true ? context.creditHarnessCalls : undefined;
+    const samples: TrainingSample[] = batch.trained.flatMap((group) =>
+      groupSamples(group, config.advantage, credit),
+    );
     const learner = await context.learner.update({ samples }, signalOption);
+    if (credit !== undefined) batch.rescueMetrics.creditedSteps = creditedSteps(batch, samples);
     const metrics = stepMetrics(context.policy.version, run, batch, learner, stepStarted);
     await appendJsonl(files.trajectories, batch.ranTrajectories);
     await appendFile(files.metrics, `${JSON.stringify(metrics)}\n`);
@@ -240,6 +256,16 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
   const finalCheckpoint = join(context.outDirectory, "final");
   await context.learner.save(finalCheckpoint);
   return { steps: run.step, rollouts: run.rolloutsTotal, wallMs: Date.now() - started, finalCheckpoint };
+}
+
+/** Steps the credit added to a batch: the samples' steps beyond their trajectories' own. */
+function creditedSteps(batch: StepBatch, samples: readonly TrainingSample[]): number {
+  const own = batch.trained.reduce(
+    (sum, group) =>
+      sum + group.trajectories.reduce((steps, trajectory) => steps + trajectory.steps.length, 0),
+    0,
+  );
+  return samples.reduce((sum, sample) => sum + sample.steps.length, 0) - own;
 }
 
 /** A run's files that grow by one entry per step. */

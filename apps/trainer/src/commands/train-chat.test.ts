@@ -114,6 +114,9 @@ describe("hs train --policy chat", () => {
     const hidden = await hs([...train("hidden"), "--hidden", "8"]);
     expect(hidden.code).toBe(2);
     expect(hidden.stderr).toMatch(/--init and --hidden are the embedded policy's; a chat policy acts/);
+    const credit = await hs([...train("credit"), "--credit-harness-calls"]);
+    expect(credit.code).toBe(2);
+    expect(credit.stderr).toMatch(/--credit-harness-calls is the embedded policy's/);
     const help = await hs(["train", "--help"]);
     expect(help.stdout).toMatch(/--chat-url URL/);
     expect(help.stdout).toMatch(/--chat-model NAME/);

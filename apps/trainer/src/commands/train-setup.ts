@@ -54,6 +54,10 @@ function checkPolicyOptions(args: CommandArguments, backend: PolicyBackend, init
     throw new UsageError(
       `--init and --hidden are the embedded policy's; ${backend.kind === "tinker" ? "a tinker: policy starts from its base model" : "a chat policy acts with the served model"}`,
     );
+  if (backend.kind !== "embedded" && args.values["credit-harness-calls"] === true)
+    throw new UsageError(
+      "--credit-harness-calls is the embedded policy's: its grammar recovers the decisions",
+    );
   if (init !== undefined && args.values.hidden !== undefined)
     throw new UsageError("--hidden and --init: the network shape comes from the --init weights");
 }
@@ -79,6 +83,7 @@ function trainerConfigOf(
       budget: integerOption(args, "rescue-budget", defaults.rescue.budget),
       keepBaseNegative: args.values["no-negative"] !== true,
       reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
+      ...(args.values["credit-harness-calls"] === true ? { creditHarnessCalls: true } : {}),
     },
   };
 }

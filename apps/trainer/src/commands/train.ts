@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { trainMethod } from "@hs/harness-s";
-import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
+import { EmbeddedGrpoLearner, harnessCallCredit } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { writeProfileSet } from "@hs/profiles";
 import { defaultTrainerConfig, embeddedLearnerOptions } from "@hs/rescue-grpo";
@@ -56,6 +56,11 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       description: "drop (with a warning) profiles of harnesses not in the pool instead of refusing them",
     }),
     "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
+    "credit-harness-calls": {
+      type: "boolean",
+      description:
+        "train a rescued trajectory's harness calls (a follow-up's doc read, a check's test run) as the policy's own decisions under the view without them, where the grammar recovers them (embedded policy)",
+    },
     "reanchor-every": sharedOption("reanchor-every", {
       description: "re-anchor profiles every N steps (harness-s; 0: never)",
       default: trainerDefaults.rescue.reanchorEvery,
@@ -145,12 +150,14 @@ async function embeddedStack(setup: TrainSetup) {
       ? await createEmbeddedPolicy({ grammar, seed: setup.seed, hiddenSizes: [setup.hidden] })
       : await loadEmbeddedPolicy(benchmark, init);
   const grpoLearner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
+  const credit =
+    config.rescue.creditHarnessCalls === true ? { creditHarnessCalls: harnessCallCredit(policy) } : {};
   const learner = guardFiniteLearner(grpoLearner, policy, await readCheckpointStep(setup.runDirectory));
   const release = async () => {
     grpoLearner.dispose();
     policy.dispose();
   };
-  return { policy, learner, release };
+  return { policy, learner, release, ...credit };
 }
 
 async function weightStackOf(setup: TrainSetup, args: CommandArguments, io: CommandIo) {
@@ -194,6 +201,7 @@ async function trainInOwnedDirectory(
     ...{ benchmark, harness, tasks, policy: stack.policy, learner: stack.learner, config },
     ...{ outDirectory: runDirectory, pool: setup.pool, profiles: setup.profileSet, router: setup.router },
     ...(executor === undefined ? {} : { executor }),
+    ...("creditHarnessCalls" in stack ? { creditHarnessCalls: stack.creditHarnessCalls } : {}),
     onProgress: (message) => io.stderr(`${message}\n`),
     onStep: (metrics) => io.stderr(`${trainStepLine(metrics, config.rolloutBudget)}\n`),
   });

@@ -117,6 +117,7 @@ export async function runStep(episode: Episode, index: number): Promise<void> {
     feedback: feedback.map((message) => message.content).join("\n\n"),
     events,
     ...(harnessCalls.length === 0 ? {} : { harnessCalls }),
+    ...(progress.followUpTexts.length === 0 ? {} : { followUpFeedback: progress.followUpTexts.join("\n\n") }),
     policyMs,
     environmentMs: progress.environmentMs,
   });

@@ -46,4 +46,10 @@ export interface ActionGrammarV1 {
   readonly prior?: readonly number[];
   /** The next decision given the labels of the options chosen so far, or the finished action. */
   next(view: PolicyView, chosen: readonly string[]): GrammarStep;
+  /**
+   * The decisions that build, under `view`, an action making `call` (a call the harness made by
+   * itself), or null when the grammar offers none there. Lets a trainer credit a sibling's harness call
+   * as the policy's own decision under the base harness. Absent: the grammar recovers none.
+   */
+  decisionsFor?(view: PolicyView, call: ToolCall): readonly string[] | null;
 }

@@ -88,6 +88,11 @@ export const trajectoryStepSchema = z.object({
    * the policy in `feedback`, never policy actions, so never trained on. Absent: none.
    */
   harnessCalls: z.array(executedCallSchema).optional(),
+  /**
+   * The part of `feedback` the error-recovery follow-ups wrote (their notes and what their calls
+   * found), at its end: without it, `feedback` is what the policy's own calls brought. Absent: none.
+   */
+  followUpFeedback: z.string().optional(),
   /** Milliseconds spent in the policy. */
   policyMs: z.number().nonnegative(),
   /** Milliseconds spent in the environment. */

@@ -1,0 +1,48 @@
+import type { PolicyView, ToolCall, Trajectory } from "@hs/spec";
+
+/** Where the policy could have made a harness call itself: the view it would have acted on, and the calls. */
+export interface HarnessCallOccasion {
+  /** Index of the step whose harness calls these are. */
+  step: number;
+  /** `follow-up` (after the step's own result) or `check` (instead of the held submit). */
+  trigger: "follow-up" | "check";
+  /** The view without what these calls found: the one a policy making them itself would have acted on. */
+  view: PolicyView;
+  /** The harness calls, in the order they ran. */
+  calls: ToolCall[];
+}
+
+const checkId = /\.check\.\d+$/;
+const followUpId = /\.follow-up-\d+\.\d+$/;
+
+/** The next step's view with the follow-ups' text taken off its last message; null when it is not there. */
+function viewWithoutFollowUps(view: PolicyView, followUpFeedback: string): PolicyView | null {
+  const messages = view.messages;
+  const last = messages.at(-1);
+  if (last === undefined) return null;
+  if (last.content === followUpFeedback) return { ...view, messages: messages.slice(0, -1) };
+  const suffix = `\n\n${followUpFeedback}`;
+  if (!last.content.endsWith(suffix)) return null;
+  const own = { ...last, content: last.content.slice(0, -suffix.length) };
+  return { ...view, messages: [...messages.slice(0, -1), own] };
+}
+
+/**
+ * The occasions of a trajectory's harness calls (follow-ups and checks; the prelude is not one): a
+ * follow-up's calls under the next step's view without the follow-ups' text, a check's calls under the
+ * view of the step that submitted. Follow-ups of a last step have no next view and no occasion.
+ */
+export function harnessCallOccasions(trajectory: Pick<Trajectory, "steps">): HarnessCallOccasion[] {
+  const occasions: HarnessCallOccasion[] = [];
+  trajectory.steps.forEach((step, index) => {
+    const calls = (step.harnessCalls ?? []).map((executed) => executed.call);
+    const checks = calls.filter((call) => checkId.test(call.id));
+    if (checks.length > 0) occasions.push({ step: index, trigger: "check", view: step.view, calls: checks });
+    const followUps = calls.filter((call) => followUpId.test(call.id));
+    const next = trajectory.steps[index + 1];
+    if (followUps.length === 0 || next === undefined || step.followUpFeedback === undefined) return;
+    const view = viewWithoutFollowUps(next.view, step.followUpFeedback);
+    if (view !== null) occasions.push({ step: index, trigger: "follow-up", view, calls: followUps });
+  });
+  return occasions;
+}
