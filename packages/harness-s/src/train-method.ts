@@ -54,7 +54,7 @@ export interface TrainMethodOptions {
   signal?: AbortSignal;
   /** Where every rollout runs (default: in this process; e.g. a queue's workers); results do not depend on it. */
   executor?: EpisodeExecutor;
-  /** Harness-call credit (`TrainerContext.creditHarnessCalls`), when `config.rescue.creditHarnessCalls` is on. */
+  /** Harness-call credit (`TrainerContext.creditHarnessCalls`), used when `config.rescue.creditHarnessCalls` is on. */
   creditHarnessCalls?: TrainerContext["creditHarnessCalls"];
 }
 

@@ -1,21 +1,18 @@
-import type { HarnessConfig } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { harnessCallOccasions } from "./harness-call-occasions.js";
-import { parseHarnessConfig } from "./parse-harness-config.js";
 import { runEpisode } from "./runtime/run-episode.js";
-import { createLookupBenchmark, createScriptedPolicy, lookupTextHarness } from "./test-environments/index.js";
+import {
+  createLookupBenchmark,
+  createScriptedPolicy,
+  lookupTextHarness,
+  patchedLookupHarness,
+} from "./test-environments/index.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
 const france = tasks[0]!;
 
-function harness(patch: (config: HarnessConfig) => void): HarnessConfig {
-  const config = structuredClone(lookupTextHarness);
-  patch(config);
-  return parseHarnessConfig(config);
-}
-
-const listKeysOnMiss = harness((draft) => {
+const listKeysOnMiss = patchedLookupHarness((draft) => {
   draft.errorRecovery.followUps = [
     {
       tools: ["lookup"],
@@ -28,16 +25,19 @@ const listKeysOnMiss = harness((draft) => {
   ];
 });
 
+/** A missed lookup (the follow-up lists the keys), then the answer. */
+const missThenAnswer = () =>
+  runEpisode({
+    task: france,
+    benchmark,
+    harness: listKeysOnMiss,
+    policy: createScriptedPolicy(["lookup: atlantis", "answer: Paris"]),
+    seed: 1,
+  });
+
 describe("harness-call occasions", () => {
   it("a follow-up's calls under the next view without the follow-up's text: the policy's own result alone", async () => {
-    const policy = createScriptedPolicy(["lookup: atlantis", "answer: Paris"]);
-    const trajectory = await runEpisode({
-      task: france,
-      benchmark,
-      harness: listKeysOnMiss,
-      policy,
-      seed: 1,
-    });
+    const trajectory = await missThenAnswer();
     expect(trajectory.steps[0]?.followUpFeedback).toMatch(/^There is no such key;[\s\S]*france=Paris/);
     const occasions = harnessCallOccasions(trajectory);
     expect(occasions).toHaveLength(1);
@@ -50,7 +50,7 @@ describe("harness-call occasions", () => {
   });
 
   it("a check's calls under the view of the step that submitted; the base harness has none", async () => {
-    const checked = harness((draft) => {
+    const checked = patchedLookupHarness((draft) => {
       draft.verification = {
         enabled: true,
         prompt: "You are about to answer {answer}.",
@@ -80,14 +80,7 @@ describe("harness-call occasions", () => {
   });
 
   it("a follow-up of the last step, or one whose text the next view no longer ends with, has no occasion", async () => {
-    const policy = createScriptedPolicy(["lookup: atlantis", "answer: Paris"]);
-    const trajectory = await runEpisode({
-      task: france,
-      benchmark,
-      harness: listKeysOnMiss,
-      policy,
-      seed: 1,
-    });
+    const trajectory = await missThenAnswer();
     expect(harnessCallOccasions({ steps: trajectory.steps.slice(0, 1) })).toEqual([]);
     const cut = structuredClone(trajectory);
     const last = cut.steps[1]?.view.messages.at(-1);

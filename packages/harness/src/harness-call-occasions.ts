@@ -1,4 +1,5 @@
 import type { PolicyView, ToolCall, Trajectory } from "@hs/spec";
+import { harnessCallTrigger } from "./runtime/harness-calls.js";
 
 /** Where the policy could have made a harness call itself: the view it would have acted on, and the calls. */
 export interface HarnessCallOccasion {
@@ -11,9 +12,6 @@ export interface HarnessCallOccasion {
   /** The harness calls, in the order they ran. */
   calls: ToolCall[];
 }
-
-const checkId = /\.check\.\d+$/;
-const followUpId = /\.follow-up-\d+\.\d+$/;
 
 /** The next step's view with the follow-ups' text taken off its last message; null when it is not there. */
 function viewWithoutFollowUps(view: PolicyView, followUpFeedback: string): PolicyView | null {
@@ -36,9 +34,9 @@ export function harnessCallOccasions(trajectory: Pick<Trajectory, "steps">): Har
   const occasions: HarnessCallOccasion[] = [];
   trajectory.steps.forEach((step, index) => {
     const calls = (step.harnessCalls ?? []).map((executed) => executed.call);
-    const checks = calls.filter((call) => checkId.test(call.id));
+    const checks = calls.filter((call) => harnessCallTrigger(call.id) === "check");
     if (checks.length > 0) occasions.push({ step: index, trigger: "check", view: step.view, calls: checks });
-    const followUps = calls.filter((call) => followUpId.test(call.id));
+    const followUps = calls.filter((call) => harnessCallTrigger(call.id) === "follow-up");
     const next = trajectory.steps[index + 1];
     if (followUps.length === 0 || next === undefined || step.followUpFeedback === undefined) return;
     const view = viewWithoutFollowUps(next.view, step.followUpFeedback);

@@ -17,9 +17,9 @@ export function harnessCallCredit(
 ): (trajectory: Pick<Trajectory, "steps">) => TrainingStep[] {
   const { grammar } = policy;
   const decisionsFor = grammar.decisionsFor?.bind(grammar);
-  return (trajectory) => {
-    if (decisionsFor === undefined) return [];
-    return harnessCallOccasions(trajectory).flatMap((occasion) => {
+  if (decisionsFor === undefined) return () => [];
+  return (trajectory) =>
+    harnessCallOccasions(trajectory).flatMap((occasion) => {
       for (const call of occasion.calls) {
         const labels = decisionsFor(occasion.view, call);
         if (labels !== null)
@@ -27,5 +27,4 @@ export function harnessCallCredit(
       }
       return [];
     });
-  };
 }

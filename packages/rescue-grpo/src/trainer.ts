@@ -239,12 +239,11 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
     const stepStarted = Date.now();
     const batch = await collectStepBatch({ context, config, prompts, progress: run, signalOption });
     if (batch.drawn === 0) break;
-    const credit = config.rescue.creditHarnessCalls === true ? context.creditHarnessCalls : undefined;
+    const credit = countedCredit(config, context, batch);
     const samples: TrainingSample[] = batch.trained.flatMap((group) =>
       groupSamples(group, config.advantage, credit),
     );
     const learner = await context.learner.update({ samples }, signalOption);
-    if (credit !== undefined) batch.rescueMetrics.creditedSteps = creditedSteps(batch, samples);
     const metrics = stepMetrics(context.policy.version, run, batch, learner, stepStarted);
     await appendJsonl(files.trajectories, batch.ranTrajectories);
     await appendFile(files.metrics, `${JSON.stringify(metrics)}\n`);
@@ -258,14 +257,16 @@ export async function trainGrpo(context: TrainerContext, input: TrainerConfig): 
   return { steps: run.step, rollouts: run.rolloutsTotal, wallMs: Date.now() - started, finalCheckpoint };
 }
 
-/** Steps the credit added to a batch: the samples' steps beyond their trajectories' own. */
-function creditedSteps(batch: StepBatch, samples: readonly TrainingSample[]): number {
-  const own = batch.trained.reduce(
-    (sum, group) =>
-      sum + group.trajectories.reduce((steps, trajectory) => steps + trajectory.steps.length, 0),
-    0,
-  );
-  return samples.reduce((sum, sample) => sum + sample.steps.length, 0) - own;
+/** The run's harness-call credit when the config turns it on, counting its steps into `rescue.creditedSteps`. */
+function countedCredit(config: TrainerConfig, context: TrainerContext, batch: StepBatch) {
+  const credit = context.creditHarnessCalls;
+  if (config.rescue.creditHarnessCalls !== true || credit === undefined) return undefined;
+  batch.rescueMetrics.creditedSteps = 0;
+  return (trajectory: Trajectory) => {
+    const steps = credit(trajectory);
+    batch.rescueMetrics.creditedSteps = (batch.rescueMetrics.creditedSteps ?? 0) + steps.length;
+    return steps;
+  };
 }
 
 /** A run's files that grow by one entry per step. */

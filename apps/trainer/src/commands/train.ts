@@ -150,14 +150,12 @@ async function embeddedStack(setup: TrainSetup) {
       ? await createEmbeddedPolicy({ grammar, seed: setup.seed, hiddenSizes: [setup.hidden] })
       : await loadEmbeddedPolicy(benchmark, init);
   const grpoLearner = new EmbeddedGrpoLearner({ policy, ...embeddedLearnerOptions(config) });
-  const credit =
-    config.rescue.creditHarnessCalls === true ? { creditHarnessCalls: harnessCallCredit(policy) } : {};
   const learner = guardFiniteLearner(grpoLearner, policy, await readCheckpointStep(setup.runDirectory));
   const release = async () => {
     grpoLearner.dispose();
     policy.dispose();
   };
-  return { policy, learner, release, ...credit };
+  return { policy, learner, release, creditHarnessCalls: harnessCallCredit(policy) };
 }
 
 async function weightStackOf(setup: TrainSetup, args: CommandArguments, io: CommandIo) {

@@ -1,4 +1,3 @@
-import type { HarnessConfig } from "@hs/spec";
 import { InvalidInputError, trajectorySchema } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { readHarnessCalls, renderHarnessCall } from "../harness-call-text.js";
@@ -8,18 +7,13 @@ import {
   createLookupBenchmark,
   createScriptedPolicy,
   lookupTextHarness,
+  patchedLookupHarness,
 } from "../test-environments/index.js";
 import { runEpisode } from "./run-episode.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
 const france = tasks[0]!;
-
-function harness(patch: (config: HarnessConfig) => void): HarnessConfig {
-  const config = structuredClone(lookupTextHarness);
-  patch(config);
-  return parseHarnessConfig(config);
-}
 
 describe("harness-made calls", () => {
   it("a config without the new fields parses and hashes as before", () => {
@@ -29,7 +23,7 @@ describe("harness-made calls", () => {
   });
 
   it("runs the prelude before the first step and shows it after the task, as harness calls", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.context.prelude = {
         header: "The harness looked first:",
         calls: [{ tool: "lookup", arguments: { key: "{metadata.key}" } }],
@@ -51,7 +45,7 @@ describe("harness-made calls", () => {
   });
 
   it("follows a matching result with a note naming the cause and the harness's own calls, at most maxPerEpisode times", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.followUps = [
         {
           tools: ["lookup"],
@@ -80,7 +74,7 @@ describe("harness-made calls", () => {
   });
 
   it("a follow-up whose capture does not match does not fire", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.followUps = [
         {
           resultPattern: "no such key",
@@ -99,7 +93,7 @@ describe("harness-made calls", () => {
   });
 
   it("a check runs its calls on the captures of the last matching policy call and shows what it found", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.verification = {
         enabled: true,
         prompt: "You are about to answer {answer}.",
@@ -122,7 +116,7 @@ describe("harness-made calls", () => {
   });
 
   it("holds a non-terminal call that submitMatch counts as a submit, with captures from the held call itself", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.verification = {
         enabled: true,
         prompt: "Held.",
@@ -143,7 +137,7 @@ describe("harness-made calls", () => {
   });
 
   it("rejects a harness call of a terminal tool before the episode starts", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.context.prelude = { header: "", calls: [{ tool: "submit", arguments: { answer: "x" } }] };
     });
     const policy = createScriptedPolicy(["answer: Paris"]);
@@ -154,7 +148,7 @@ describe("harness-made calls", () => {
   });
 
   it("a macro step may use the task's metadata", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.tools.macros = [
         {
           name: "own",

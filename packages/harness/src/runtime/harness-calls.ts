@@ -3,6 +3,18 @@ import { InvalidInputError } from "@hs/spec";
 
 const templateField = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}/g;
 
+/** The id prefix of the calls of follow-up `rule` after the policy call `callId` (each adds `.N`). */
+export const followUpCallPrefix = (callId: string, rule: number) => `${callId}.follow-up-${rule}`;
+
+/** The id prefix of a check's calls on the held submit `callId` (each adds `.N`). */
+export const checkCallPrefix = (callId: string) => `${callId}.check`;
+
+/** What made a harness call, read from the id its prefix gave it: a follow-up, a check, or neither. */
+export function harnessCallTrigger(id: string): "follow-up" | "check" | null {
+  if (/\.follow-up-\d+\.\d+$/.test(id)) return "follow-up";
+  return /\.check\.\d+$/.test(id) ? "check" : null;
+}
+
 /** Template values of a harness call: `metadata.KEY`, captures and `item`. */
 export type CallValues = Readonly<Record<string, string>>;
 

@@ -1,22 +1,16 @@
-import type { HarnessConfig } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { createHarnessConfig, parseHarnessConfig } from "../parse-harness-config.js";
 import {
   createLookupBenchmark,
   createScriptedPolicy,
   lookupTextHarness,
+  patchedLookupHarness,
 } from "../test-environments/index.js";
 import { runEpisode } from "./run-episode.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
 const france = tasks[0]!;
-
-function harness(patch: (config: HarnessConfig) => void): HarnessConfig {
-  const config = structuredClone(lookupTextHarness);
-  patch(config);
-  return parseHarnessConfig(config);
-}
 
 describe("runEpisode", () => {
   it("runs a text-protocol episode to a graded submit", async () => {
@@ -50,7 +44,7 @@ describe("runEpisode", () => {
   });
 
   it("truncates long observations and records the event", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.context.truncateObservationChars = 20;
       draft.context.truncationMarker = "[CUT]";
     });
@@ -64,7 +58,7 @@ describe("runEpisode", () => {
   });
 
   it("re-prompts a malformed action, then fails when re-prompts run out", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.maxReprompts = 1;
       draft.errorRecovery.malformedActionTemplate = "FORMAT! ({reason})";
     });
@@ -83,7 +77,7 @@ describe("runEpisode", () => {
   });
 
   it("recovers after a re-prompt and resets the count", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.maxReprompts = 1;
     });
     const policy = createScriptedPolicy(["hmm", "lookup: france", "hmm", "answer: Paris"]);
@@ -92,7 +86,7 @@ describe("runEpisode", () => {
   });
 
   it("stops at the step budget", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.budget.maxSteps = 3;
     });
     const policy = createScriptedPolicy(["lookup: france"]);
@@ -104,7 +98,7 @@ describe("runEpisode", () => {
   });
 
   it("stops at the output budget", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.budget.maxOutputChars = 20;
     });
     const policy = createScriptedPolicy(["lookup: france", "lookup: france again and again"]);
@@ -114,13 +108,13 @@ describe("runEpisode", () => {
   });
 
   it("shows hints where configured", async () => {
-    const inTask = harness((draft) => {
+    const inTask = patchedLookupHarness((draft) => {
       draft.prompt.hints = ["Capitals are case sensitive."];
     });
     const policy = createScriptedPolicy(["answer: Paris"]);
     await runEpisode({ task: france, benchmark, harness: inTask, policy, seed: 1 });
     expect(policy.views[0]?.messages.at(-1)?.content).toContain("- Capitals are case sensitive.");
-    const inSystem = harness((draft) => {
+    const inSystem = patchedLookupHarness((draft) => {
       draft.prompt.hints = ["Capitals are case sensitive."];
       draft.prompt.hintPlacement = "system";
     });
@@ -131,7 +125,7 @@ describe("runEpisode", () => {
   });
 
   it("leaves out an empty system message", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.prompt.system = "";
       draft.prompt.examples = [
         { role: "user", content: "Rules: answer with actions." },
@@ -144,7 +138,7 @@ describe("runEpisode", () => {
   });
 
   it("keeps only the last turns, pinning the task when asked", async () => {
-    const pinned = harness((draft) => {
+    const pinned = patchedLookupHarness((draft) => {
       draft.context.keepLastTurns = 1;
     });
     const policy = createScriptedPolicy(["lookup: peru", "lookup: japan", "answer: Paris"]);
@@ -157,7 +151,7 @@ describe("runEpisode", () => {
       "Tokyo",
     ]);
     expect(trajectory.events.map((event) => event.type)).toContain("context-dropped");
-    const unpinned = harness((draft) => {
+    const unpinned = patchedLookupHarness((draft) => {
       draft.context.keepLastTurns = 1;
       draft.context.pinTask = false;
     });
@@ -167,7 +161,7 @@ describe("runEpisode", () => {
   });
 
   it("renders tool errors with the error-recovery template", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.toolErrorTemplate = "The tool {tool} failed: {error}.";
       draft.errorRecovery.toolErrorSuffix = " Try a lower-case key.";
     });
@@ -180,7 +174,7 @@ describe("runEpisode", () => {
   });
 
   it("adds the empty-result note only after results that match its pattern", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.emptyResult = { pattern: "^Tokyo$", suffix: "\nThat is not France." };
     });
     const policy = createScriptedPolicy(["lookup: japan", "lookup: france", "answer: Paris"]);
@@ -196,7 +190,7 @@ describe("runEpisode", () => {
   });
 
   it("holds the first submit back for verification", async () => {
-    const config = harness((draft) => {
+    const config = patchedLookupHarness((draft) => {
       draft.verification = { enabled: true, prompt: "You answered {answer}. Are you sure?", maxChecks: 1 };
     });
     const policy = createScriptedPolicy(["answer: Lyon", "answer: Paris"]);

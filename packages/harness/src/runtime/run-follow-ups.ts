@@ -1,6 +1,6 @@
 import type { ToolCall } from "@hs/spec";
 import type { Episode } from "./episode.js";
-import { expandHarnessCalls, firingFollowUps } from "./harness-calls.js";
+import { expandHarnessCalls, firingFollowUps, followUpCallPrefix } from "./harness-calls.js";
 import { runHarnessCalls } from "./run-harness-calls.js";
 import type { StepProgress } from "./step-progress.js";
 import { fillTemplate } from "./template.js";
@@ -23,7 +23,7 @@ export async function runFollowUps(
       values,
       task.metadata,
       followUp.capture,
-      `${call.id}.follow-up-${rule}`,
+      followUpCallPrefix(call.id, rule),
     );
     const trigger = `follow-up ${rule}`;
     const ran = await runHarnessCalls(

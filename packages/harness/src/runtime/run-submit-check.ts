@@ -1,6 +1,6 @@
 import type { ToolCall, TrajectoryStep } from "@hs/spec";
 import type { Episode } from "./episode.js";
-import { captureValues, expandHarnessCalls } from "./harness-calls.js";
+import { captureValues, checkCallPrefix, expandHarnessCalls } from "./harness-calls.js";
 import { runHarnessCalls } from "./run-harness-calls.js";
 import type { StepProgress } from "./step-progress.js";
 
@@ -52,7 +52,7 @@ export async function runSubmitCheck(
     { ...episode.metadata, ...captures },
     task.metadata,
     section.capture,
-    `${call.id}.check`,
+    checkCallPrefix(call.id),
   );
   const ran = await runHarnessCalls(
     episode,

@@ -1,5 +1,5 @@
 import type { BenchmarkV1, EnvironmentV1, EpisodeOutcome, HarnessConfig, Task, ToolSpec } from "@hs/spec";
-import { createHarnessConfig } from "../parse-harness-config.js";
+import { createHarnessConfig, parseHarnessConfig } from "../parse-harness-config.js";
 
 const facts: Record<string, string> = { france: "Paris", peru: "Lima", japan: "Tokyo", kenya: "Nairobi" };
 const questions = Object.keys(facts).map((country, index) => ({ id: `lookup/${index}`, country }));
@@ -39,6 +39,13 @@ export const lookupTextHarness: HarnessConfig = createHarnessConfig({
   },
   budget: { maxSteps: 6, maxOutputChars: null },
 });
+
+/** The lookup text harness with `patch` applied to a copy, parsed (a test's variant of the base harness). */
+export function patchedLookupHarness(patch: (config: HarnessConfig) => void): HarnessConfig {
+  const config = structuredClone(lookupTextHarness);
+  patch(config);
+  return parseHarnessConfig(config);
+}
 
 /**
  * Test equipment with the shape of a SQL benchmark: a hidden table queried by a tool, a terminal
