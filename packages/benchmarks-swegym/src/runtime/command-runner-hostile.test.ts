@@ -12,6 +12,8 @@ const isolation = detectIsolation();
 const request = tinyRequest(fixture);
 const runtime = createLocalRuntime({ mirrorDirectory: fixture.mirror, maxProcesses: 32 });
 const others = otherProcesses;
+// polls (up to 5 s) instead of a fixed 0.1 s: on a loaded machine the sleeper may start later
+const waitForSleeper = "for i in $(seq 100); do pgrep -x sleep >/dev/null && break; sleep 0.05; done";
 
 /** Runs `leave` as one command of a fresh workspace, then `check` as the next one, and closes it. */
 async function leaveThenCheck(leave: string, check: string) {
@@ -27,7 +29,7 @@ async function leaveThenCheck(leave: string, check: string) {
 describe.skipIf(isolation === "none")("a hostile command leaves nothing for the next one", () => {
   it("kills a double-forked sleeper re-parented to the runner", async () => {
     const run = await leaveThenCheck(
-      "(sh -c 'sleep 300 &' &); sleep 0.1; pgrep -c sleep",
+      `(sh -c 'sleep 300 &' &); ${waitForSleeper}; pgrep -c sleep`,
       `${others}; echo end`,
     );
     expect(run.left.output).toBe("1\n");
@@ -37,7 +39,7 @@ describe.skipIf(isolation === "none")("a hostile command leaves nothing for the 
 
   it("kills a setsid + nohup process that ignores SIGTERM, SIGHUP and SIGINT", async () => {
     const run = await leaveThenCheck(
-      "setsid nohup sh -c 'trap \"\" TERM HUP INT; exec sleep 300' >/dev/null 2>&1 < /dev/null & sleep 0.1; pgrep -c sleep",
+      `setsid nohup sh -c 'trap "" TERM HUP INT; exec sleep 300' >/dev/null 2>&1 < /dev/null & ${waitForSleeper}; pgrep -c sleep`,
       `${others}; echo end`,
     );
     expect(run.left.output).toBe("1\n");
