@@ -31,7 +31,7 @@ const sibling = after(last, refusedCall, `${refused}\n\n${followUpFeedback}`);
 
 function step(index: number, view: PolicyView, extra: Partial<TrajectoryStep> = {}): TrajectoryStep {
   return {
-    ...{ index, view, action: { content: "" }, parsed: [], executed: [], feedback: "", events: [] },
+    ...{ index, view, action: { content: "", logprob: null }, parsed: [], executed: [], feedback: "", events: [] },
     ...{ policyMs: 0, environmentMs: 0, ...extra },
   };
 }
@@ -40,7 +40,7 @@ function step(index: number, view: PolicyView, extra: Partial<TrajectoryStep> = 
 const rescued = {
   steps: [
     step(0, last, {
-      harnessCalls: [{ call: docCall, result: { content: doc, isError: false } }],
+      harnessCalls: [{ call: docCall, result: { content: doc, isError: false, done: false } }],
       followUpFeedback,
     }),
     step(1, sibling),
