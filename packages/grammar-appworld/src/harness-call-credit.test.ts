@@ -30,9 +30,18 @@ const base = after(last, refusedCall, refused);
 const sibling = after(last, refusedCall, `${refused}\n\n${followUpFeedback}`);
 
 function step(index: number, view: PolicyView, extra: Partial<TrajectoryStep> = {}): TrajectoryStep {
+  const action = { content: "", logprob: null };
   return {
-    ...{ index, view, action: { content: "", logprob: null }, parsed: [], executed: [], feedback: "", events: [] },
-    ...{ policyMs: 0, environmentMs: 0, ...extra },
+    index,
+    view,
+    action,
+    parsed: [],
+    executed: [],
+    feedback: "",
+    events: [],
+    policyMs: 0,
+    environmentMs: 0,
+    ...extra,
   };
 }
 
