@@ -1,6 +1,7 @@
 import { byKind, type KindStep, stagedGrammar } from "@hs/grammar-kit";
 import type { ActionGrammarV1 } from "@hs/spec";
 import { answerStep } from "./answer-step.js";
+import { dbBenchCallLabels } from "./call-labels.js";
 import { exploreStep } from "./explore-step.js";
 import { featureNames, grammarTuning, priorVector } from "./features.js";
 import { insertStep } from "./insert-step.js";
@@ -32,7 +33,8 @@ const steps: Record<string, KindStep<ViewContext>> = {
  * column), query (select column, aggregate, up to three conditions, ORDER BY ... LIMIT 1), insert
  * (a value per column), update (SET columns and values, WHERE condition), answer (which result, which
  * format). Values come from question spans (and their number and case forms) and seen cells. Each
- * action kind's decisions are in its own `*-step.ts`.
+ * action kind's decisions are in its own `*-step.ts`. A harness call's SQL is read as the explore it
+ * stands for (`decisionsFor`, `call-labels.ts`).
  */
 export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): ActionGrammarV1 {
   const maxSpan = options.maxSpanTokens ?? grammarTuning.maxSpanTokens;
@@ -41,5 +43,6 @@ export function createDbBenchGrammar(options: DbBenchGrammarOptions = {}): Actio
     prior: priorVector(),
     context: (view) => viewContext(view, maxSpan),
     build: byKind(kindStep, steps, answerStep),
+    labelsForCall: dbBenchCallLabels,
   });
 }
