@@ -10,6 +10,7 @@ import {
   submitStep,
   testStep,
 } from "./action-steps.js";
+import { sweGymCallLabels } from "./call-labels.js";
 import { type ActionKind, featureNames, priorVector } from "./features.js";
 import { kindStep } from "./kind-step.js";
 import { probeStep } from "./probe-step.js";
@@ -39,6 +40,7 @@ const steps: Record<ActionKind, KindStep<ViewContext>> = {
  * replaced by a candidate rewrite, checked against the shown text), revert (restore an edited file)
  * and submit (mini-swe-agent's sentinel command, or the submit tool). Under the text protocol an
  * action is a THOUGHT and exactly one bash block; under native tools, the bash or submit tool call.
+ * A harness call's command is read as the test run, trace or show it stands for (`decisionsFor`).
  */
 export function createSweGymGrammar(): ActionGrammarV1 {
   return stagedGrammar({
@@ -46,5 +48,6 @@ export function createSweGymGrammar(): ActionGrammarV1 {
     prior: priorVector(),
     context: viewContext,
     build: byKind(kindStep, steps, submitStep),
+    labelsForCall: sweGymCallLabels,
   });
 }

@@ -59,7 +59,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     "credit-harness-calls": {
       type: "boolean",
       description:
-        "train a rescued trajectory's harness calls (AppWorld: a doc read, an API list, a login; DBBench: a column's distinct values, a preview, a change's read-back) as the policy's own decisions under the view without them (embedded policy)",
+        "train a rescued trajectory's harness calls (AppWorld: a doc read, an API list, a login; DBBench: a column's distinct values, a preview, a change's read-back; SWE-Gym: a test run, a trace, a frame's lines) as the policy's own decisions under the view without them (embedded policy)",
     },
     "reanchor-every": sharedOption("reanchor-every", {
       description: "re-anchor profiles every N steps (harness-s; 0: never)",
