@@ -1,5 +1,10 @@
 import { renderHarnessCall } from "@hs/harness";
-import { actionOf, decisionProbability, EmbeddedGrpoLearner, harnessCallCredit } from "@hs/learner-embedded";
+import {
+  decisionProbability,
+  firstOptionsAfter,
+  harnessCallCredit,
+  rescueUpdate,
+} from "@hs/learner-embedded";
 import { createEmbeddedPolicy, type EmbeddedPolicy } from "@hs/policy-embedded";
 import type { PolicyView, ToolCall, TrajectoryStep } from "@hs/spec";
 import { describe, expect, it } from "vitest";
@@ -56,37 +61,14 @@ const rescued = {
   ],
 };
 
-/** `prefix` completed with each later decision's first option. */
-function completed(view: PolicyView, prefix: readonly string[]): string[] {
-  const chosen = [...prefix];
-  for (let next = grammar.next(view, chosen); !next.done; next = grammar.next(view, chosen))
-    chosen.push(next.decision.options[0]?.label ?? "");
-  return chosen;
-}
-
 /** One update on the rescued group (the sibling's next cell +1, a completion -1), with or without the credit. */
-async function updated(credit: boolean): Promise<EmbeddedPolicy> {
-  const policy = await createEmbeddedPolicy({ grammar, seed: 3, usePrior: false });
-  const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
-  const own = (labels: string[]) => ({ view: sibling, action: actionOf(policy, grammar, sibling, labels) });
-  const credited = credit ? harnessCallCredit(policy)(rescued) : [];
-  await learner.update({
-    samples: [
-      {
-        trajectoryId: "rescued",
-        harnessId: "sibling",
-        advantage: 1,
-        steps: [own(completed(sibling, ["kind:call"])), ...credited],
-      },
-      {
-        trajectoryId: "failed",
-        harnessId: "sibling",
-        advantage: -1,
-        steps: [own(completed(sibling, ["kind:complete"]))],
-      },
-    ],
-  });
-  return policy;
+async function updated(credit: boolean): Promise<{ before: EmbeddedPolicy; after: EmbeddedPolicy }> {
+  const group = [
+    { view: sibling, labels: firstOptionsAfter(grammar, sibling, ["kind:call"]), advantage: 1 },
+    { view: sibling, labels: firstOptionsAfter(grammar, sibling, ["kind:complete"]), advantage: -1 },
+  ];
+  const creditedSteps = (policy: EmbeddedPolicy) => (credit ? harnessCallCredit(policy)(rescued) : []);
+  return rescueUpdate(grammar, group, { usePrior: false, creditedSteps });
 }
 
 describe("harness-call credit", () => {
@@ -120,8 +102,10 @@ describe("harness-call credit", () => {
 
   // from zero weights: the grammar's prior alone already reads this doc with probability 0.90 here
   it("with it, the rescue raises reading the refused API's doc under the base harness; without it, barely", async () => {
-    const untrained = await createEmbeddedPolicy({ grammar, seed: 3, usePrior: false });
-    const [withCredit, withoutCredit] = [await updated(true), await updated(false)];
+    const [{ before: untrained, after: withCredit }, { after: withoutCredit }] = [
+      await updated(true),
+      await updated(false),
+    ];
     const docRead = (policy: EmbeddedPolicy) => decisionProbability(policy, grammar, base, [], "kind:doc");
     const api = (policy: EmbeddedPolicy) =>
       decisionProbability(policy, grammar, base, ["kind:doc"], "api:phone.show_account");

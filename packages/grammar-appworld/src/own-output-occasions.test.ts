@@ -1,5 +1,5 @@
 import { renderHarnessCall } from "@hs/harness";
-import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import { decisionProbability, firstOptionsAfter, rescueUpdate } from "@hs/learner-embedded";
 import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
@@ -31,12 +31,7 @@ function featureOf(view: PolicyView, chosen: string[], label: string, name: stri
 }
 
 /** `prefix` completed with each later decision's first option. */
-function completed(view: PolicyView, prefix: readonly string[]): string[] {
-  const chosen = [...prefix];
-  for (let step = grammar.next(view, chosen); !step.done; step = grammar.next(view, chosen))
-    chosen.push(step.decision.options[0]?.label ?? "");
-  return chosen;
-}
+const completed = (view: PolicyView, prefix: readonly string[]) => firstOptionsAfter(grammar, view, prefix);
 
 const emptyLoop =
   'for item in [item for item in phone_show_contacts if item["relationship"] == "coworker"]:\n    print(apis.phone.delete_contact(access_token=phone_token, contact_id=item["contact_id"]))';

@@ -1,5 +1,5 @@
 import { harnessCallMarker } from "@hs/harness";
-import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import { decisionProbability, firstOptionsAfter, rescueUpdate } from "@hs/learner-embedded";
 import type { ActionGrammarV1, PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { episode } from "./__fixtures__/episode-views.js";
@@ -9,12 +9,7 @@ const grammar = createAppWorldGrammar();
 const names = grammar.featureNames ?? [];
 
 /** `prefix` completed with each later decision's first option. */
-function completed(view: PolicyView, prefix: readonly string[]): string[] {
-  const chosen = [...prefix];
-  for (let step = grammar.next(view, chosen); !step.done; step = grammar.next(view, chosen))
-    chosen.push(step.decision.options[0]?.label ?? "");
-  return chosen;
-}
+const completed = (view: PolicyView, prefix: readonly string[]) => firstOptionsAfter(grammar, view, prefix);
 
 /** The grammar with some features always 0 (an ablation: the decision without its shared features). */
 function without(names: readonly string[]): ActionGrammarV1 {

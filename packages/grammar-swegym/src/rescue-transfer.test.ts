@@ -1,5 +1,5 @@
 import { harnessCallMarker } from "@hs/harness";
-import { decisionProbability, rescueUpdate } from "@hs/learner-embedded";
+import { decisionProbability, firstOptionsAfter, rescueUpdate } from "@hs/learner-embedded";
 import type { PolicyView } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
@@ -105,9 +105,4 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
 });
 
 /** `prefix` completed with each later decision's first option. */
-function completed(view: PolicyView, prefix: readonly string[]): string[] {
-  const chosen = [...prefix];
-  for (let step = grammar.next(view, chosen); !step.done; step = grammar.next(view, chosen))
-    chosen.push(step.decision.options[0]?.label ?? "");
-  return chosen;
-}
+const completed = (view: PolicyView, prefix: readonly string[]) => firstOptionsAfter(grammar, view, prefix);

@@ -1,5 +1,5 @@
 import { createEmbeddedPolicy, type EmbeddedPolicy, tf } from "@hs/policy-embedded";
-import type { ActionGrammarV1, PolicyAction, PolicyView } from "@hs/spec";
+import type { ActionGrammarV1, PolicyAction, PolicyView, TrainingStep } from "@hs/spec";
 import { EmbeddedGrpoLearner } from "./embedded-learner.js";
 
 /** The probability the embedded policy gives `label` at the decision the grammar asks after `chosen`. */
@@ -51,6 +51,28 @@ export interface GroupSample {
   advantage: number;
 }
 
+/** `prefix` completed with each later decision's first option: a finished action's decisions. */
+export function firstOptionsAfter(
+  grammar: ActionGrammarV1,
+  view: PolicyView,
+  prefix: readonly string[],
+): string[] {
+  const chosen = [...prefix];
+  for (let next = grammar.next(view, chosen); !next.done; next = grammar.next(view, chosen))
+    chosen.push(next.decision.options[0]?.label ?? "");
+  return chosen;
+}
+
+/** Options of `rescueUpdate`. */
+export interface RescueUpdateOptions {
+  /** Seed of both policies' weights (default 3). */
+  seed?: number;
+  /** Start from the grammar's prior (default true) or from zero weights. */
+  usePrior?: boolean;
+  /** Extra steps of the first sample with a positive advantage (harness-call credit), from the policy to update. */
+  creditedSteps?: (policy: EmbeddedPolicy) => TrainingStep[];
+}
+
 /**
  * Whether a rescue can teach the base harness: one GRPO update of the embedded learner on a rescued group (the sibling's rollouts, their
  * group-normalised advantages). Returns the policy before and after the update, from the same seed.
@@ -58,17 +80,27 @@ export interface GroupSample {
 export async function rescueUpdate(
   grammar: ActionGrammarV1,
   group: readonly GroupSample[],
-  seed = 3,
+  options: RescueUpdateOptions | number = {},
 ): Promise<{ before: EmbeddedPolicy; after: EmbeddedPolicy }> {
-  const before = await createEmbeddedPolicy({ grammar, seed });
-  const after = await createEmbeddedPolicy({ grammar, seed });
+  const {
+    seed = 3,
+    usePrior = true,
+    creditedSteps,
+  } = typeof options === "number" ? { seed: options } : options;
+  const before = await createEmbeddedPolicy({ grammar, seed, usePrior });
+  const after = await createEmbeddedPolicy({ grammar, seed, usePrior });
   const learner = new EmbeddedGrpoLearner({ policy: after, learningRate: 0.05 });
+  const credited = creditedSteps?.(after) ?? [];
+  const creditedIndex = group.findIndex((sample) => sample.advantage > 0);
   await learner.update({
     samples: group.map((sample, index) => ({
       trajectoryId: `sample-${index}`,
       harnessId: "sibling",
       advantage: sample.advantage,
-      steps: [{ view: sample.view, action: actionOf(after, grammar, sample.view, sample.labels) }],
+      steps: [
+        { view: sample.view, action: actionOf(after, grammar, sample.view, sample.labels) },
+        ...(index === creditedIndex ? credited : []),
+      ],
     })),
   });
   return { before, after };
