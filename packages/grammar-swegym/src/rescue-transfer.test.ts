@@ -67,7 +67,7 @@ describe("a rescued decision transfers to the base harness (one GRPO update)", (
           // the sibling's failed rollout of the group searched instead
           { view: sibling, labels: completed(sibling, ["kind:search"]), advantage: -1 },
         ],
-        seed,
+        { seed },
       );
       const probability = (policy: typeof before) =>
         decisionProbability(policy, grammar, base, ["kind:edit"], line);

@@ -80,13 +80,9 @@ export interface RescueUpdateOptions {
 export async function rescueUpdate(
   grammar: ActionGrammarV1,
   group: readonly GroupSample[],
-  options: RescueUpdateOptions | number = {},
+  options: RescueUpdateOptions = {},
 ): Promise<{ before: EmbeddedPolicy; after: EmbeddedPolicy }> {
-  const {
-    seed = 3,
-    usePrior = true,
-    creditedSteps,
-  } = typeof options === "number" ? { seed: options } : options;
+  const { seed = 3, usePrior = true, creditedSteps } = options;
   const before = await createEmbeddedPolicy({ grammar, seed, usePrior });
   const after = await createEmbeddedPolicy({ grammar, seed, usePrior });
   const learner = new EmbeddedGrpoLearner({ policy: after, learningRate: 0.05 });
