@@ -1,17 +1,48 @@
 // Markdown tables of one `hs quickstart` experiment: held-out success per split, method and seed (mean,
 // sample sd, Welch t of harness-s against each baseline), the untrained policy, Rank-1, the benchmark's
-// own metrics, and the share of groups with signal.
+// own metrics, and the share of groups with signal. Each `--arm NAME=DIR` adds, on the test split, a method
+// trained outside the quickstart: DIR/seed-S/eval-test.json (`hs eval --split test --json`) for each seed,
+// compared with GRPO, DAPO and Harness-S, with the harness-call steps its rescues credited.
 //
 //   node bench/experiment-table.mjs runs/quickstart-swegym
-import { readFileSync } from "node:fs";
+//   node bench/experiment-table.mjs runs/exp-credit --arm harness-s-credit=runs/exp-credit/runs/harness-s-credit
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 
-const directory = process.argv[2];
-if (directory === undefined) {
-  process.stderr.write("usage: node bench/experiment-table.mjs EXPERIMENT_DIR\n");
+const { values: options, positionals } = parseArgs({
+  options: { arm: { type: "string", multiple: true, default: [] } },
+  allowPositionals: true,
+});
+const [directory] = positionals;
+const arms = options.arm.map((argument) => {
+  const [name, armDirectory] = argument.split("=");
+  return { name, directory: armDirectory };
+});
+if (directory === undefined || arms.some((arm) => !arm.name || !arm.directory)) {
+  process.stderr.write("usage: node bench/experiment-table.mjs EXPERIMENT_DIR [--arm NAME=DIR ...]\n");
   process.exit(2);
 }
 const results = JSON.parse(readFileSync(join(directory, "results.json"), "utf8"));
+const readJson = (file) => {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
+  process.stderr.write(`${file}: missing (hs eval --split test --json writes it)\n`);
+  process.exit(1);
+};
+const creditedSteps = {};
+for (const arm of arms) {
+  const runs = results.seeds.map((seed) => join(arm.directory, `seed-${seed}`));
+  results.heldout_by_split.test = {
+    ...results.heldout_by_split.test,
+    [arm.name]: runs.map((run) => readJson(join(run, "eval-test.json")).success),
+  };
+  creditedSteps[arm.name] = runs.map((run) =>
+    readFileSync(join(run, "metrics.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .reduce((sum, line) => sum + (JSON.parse(line).rescue?.creditedSteps ?? 0), 0),
+  );
+}
 
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 const sd = (values) => {
@@ -44,15 +75,17 @@ function splitTable(split) {
   ];
   for (const [name, values] of entries)
     lines.push(row([name, ...values.map(format), format(mean(values)), format(sd(values))]));
-  const ours = methods["harness-s"];
-  for (const baseline of ["grpo", "dapo"]) {
-    const theirs = methods[baseline];
-    if (ours === undefined || theirs === undefined) continue;
-    const t = welch(ours, theirs);
-    lines.push(
-      "",
-      `harness-s - ${baseline}: ${format(mean(ours) - mean(theirs))} (Welch t ${t === null ? "n/a" : t.toFixed(2)})`,
-    );
+  const compared = ["harness-s", ...arms.map((arm) => arm.name)];
+  for (const name of compared) {
+    for (const baseline of ["grpo", "dapo", ...(name === "harness-s" ? [] : ["harness-s"])]) {
+      const [ours, theirs] = [methods[name], methods[baseline]];
+      if (ours === undefined || theirs === undefined) continue;
+      const t = welch(ours, theirs);
+      lines.push(
+        "",
+        `${name} - ${baseline}: ${format(mean(ours) - mean(theirs))} (Welch t ${t === null ? "n/a" : t.toFixed(2)})`,
+      );
+    }
   }
   return lines.join("\n");
 }
@@ -87,5 +120,8 @@ process.stdout.write(
     "",
     `rollouts spent: ${rollouts.join("; ")}`,
     "",
+    ...Object.entries(creditedSteps).map(
+      ([name, values]) => `${name}: harness-call steps credited ${values.join(", ")}\n`,
+    ),
   ].join("\n"),
 );

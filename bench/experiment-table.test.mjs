@@ -1,0 +1,49 @@
+// node --test bench/experiment-table.test.mjs
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, it } from "node:test";
+
+const directory = mkdtempSync(join(tmpdir(), "hs-experiment-table-"));
+after(() => rmSync(directory, { recursive: true, force: true }));
+const script = join(import.meta.dirname, "experiment-table.mjs");
+const table = (...args) => spawnSync(process.execPath, [script, directory, ...args], { encoding: "utf8" });
+
+writeFileSync(
+  join(directory, "results.json"),
+  JSON.stringify({
+    wall_seconds: 1,
+    seeds: [1, 2],
+    heldout_splits: ["test"],
+    heldout_by_split: { test: { grpo: [0.1, 0.2], "harness-s": [0.1, 0.1] } },
+  }),
+);
+const arm = join(directory, "credit");
+for (const [seed, success, credited] of [
+  [1, 0.3, [2, 3]],
+  [2, 0.4, [0]],
+]) {
+  mkdirSync(join(arm, `seed-${seed}`), { recursive: true });
+  writeFileSync(join(arm, `seed-${seed}`, "eval-test.json"), JSON.stringify({ success }));
+  const lines = credited.map((steps, step) => JSON.stringify({ step, rescue: { creditedSteps: steps } }));
+  writeFileSync(join(arm, `seed-${seed}`, "metrics.jsonl"), `${lines.join("\n")}\n`);
+}
+
+it("adds an arm's test figures per seed, compares it with GRPO and Harness-S, and sums its credited steps", () => {
+  const { stdout, status } = table("--arm", `credit=${arm}`);
+  assert.equal(status, 0);
+  assert.match(stdout, /\| credit \| 0\.300 \| 0\.400 \| 0\.350 \| 0\.071 \|/);
+  assert.match(stdout, /credit - grpo: 0\.200 \(Welch t 2\.83\)/);
+  assert.match(stdout, /credit - harness-s: 0\.250 \(Welch t 5\.00\)/);
+  assert.match(stdout, /credit: harness-call steps credited 5, 0/);
+});
+
+it("names the missing evaluation of an arm and exits 1", () => {
+  rmSync(join(arm, "seed-2", "eval-test.json"));
+  const { stderr, status } = table("--arm", `credit=${arm}`);
+  assert.equal(status, 1);
+  assert.match(stderr, /seed-2\/eval-test\.json: missing/);
+  assert.equal(table("--arm", "credit").status, 2);
+});
