@@ -1,7 +1,7 @@
 // Markdown tables of one `hs quickstart` experiment: held-out success per split, method and seed (mean,
 // sample sd, Welch t of harness-s against each baseline), the untrained policy, Rank-1, the benchmark's
-// own metrics, and the share of groups with signal. Each `--arm NAME=DIR` adds, on the test split, a method
-// trained outside the quickstart: DIR/seed-S/eval-test.json (`hs eval --split test --json`) for each seed,
+// own metrics, and the share of groups with signal. Each `--arm NAME=DIR` adds, on the first held-out split
+// (H), a method trained outside the quickstart: DIR/seed-S/eval-H.json (`hs eval --split H --json`) per seed,
 // compared with GRPO, DAPO and Harness-S, with the harness-call steps its rescues credited.
 //
 //   node bench/experiment-table.mjs runs/quickstart-swegym
@@ -24,17 +24,18 @@ if (directory === undefined || arms.some((arm) => !arm.name || !arm.directory)) 
   process.exit(2);
 }
 const results = JSON.parse(readFileSync(join(directory, "results.json"), "utf8"));
+const [armSplit] = results.heldout_splits;
 const readJson = (file) => {
   if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
-  process.stderr.write(`${file}: missing (hs eval --split test --json writes it)\n`);
+  process.stderr.write(`${file}: missing (hs eval --split ${armSplit} --json writes it)\n`);
   process.exit(1);
 };
 const creditedSteps = {};
 for (const arm of arms) {
   const runs = results.seeds.map((seed) => join(arm.directory, `seed-${seed}`));
-  results.heldout_by_split.test = {
-    ...results.heldout_by_split.test,
-    [arm.name]: runs.map((run) => readJson(join(run, "eval-test.json")).success),
+  results.heldout_by_split[armSplit] = {
+    ...results.heldout_by_split[armSplit],
+    [arm.name]: runs.map((run) => readJson(join(run, `eval-${armSplit}.json`)).success),
   };
   creditedSteps[arm.name] = runs.map((run) =>
     readFileSync(join(run, "metrics.jsonl"), "utf8")
