@@ -79,6 +79,27 @@ describe("harness-call occasions", () => {
     expect(harnessCallOccasions(base)).toEqual([]);
   });
 
+  it("the prelude's calls under the first view without the prelude's message; without its message, none", async () => {
+    const dumpFirst = patchedLookupHarness((draft) => {
+      draft.context.prelude = {
+        header: "Before you start, the harness listed the keys:",
+        calls: [{ tool: "dump", arguments: {} }],
+      };
+    });
+    const policy = createScriptedPolicy(["answer: Paris"]);
+    const trajectory = await runEpisode({ task: france, benchmark, harness: dumpFirst, policy, seed: 1 });
+    const shown = trajectory.steps[0]?.view.messages ?? [];
+    expect(shown.at(-1)?.content).toMatch(
+      /^Before you start, the harness listed the keys:[\s\S]*france=Paris/,
+    );
+    const occasions = harnessCallOccasions(trajectory);
+    expect(occasions).toMatchObject([{ step: 0, trigger: "prelude", calls: [{ name: "dump" }] }]);
+    expect(occasions[0]?.view.messages).toEqual(shown.slice(0, -1));
+    const cut = structuredClone(trajectory);
+    cut.steps[0]?.view.messages.pop();
+    expect(harnessCallOccasions(cut)).toEqual([]);
+  });
+
   it("a follow-up of the last step, or one whose text the next view no longer ends with, has no occasion", async () => {
     const trajectory = await missThenAnswer();
     expect(harnessCallOccasions({ steps: trajectory.steps.slice(0, 1) })).toEqual([]);

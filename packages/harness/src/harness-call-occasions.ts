@@ -1,12 +1,13 @@
 import type { PolicyView, ToolCall, Trajectory } from "@hs/spec";
+import { harnessCallMarker } from "./harness-call-text.js";
 import { harnessCallTrigger } from "./runtime/harness-calls.js";
 
 /** Where the policy could have made a harness call itself: the view it would have acted on, and the calls. */
 export interface HarnessCallOccasion {
   /** Index of the step whose harness calls these are. */
   step: number;
-  /** `follow-up` (after the step's own result) or `check` (instead of the held submit). */
-  trigger: "follow-up" | "check";
+  /** `prelude` (before the first step), `follow-up` (after the step's own result) or `check` (instead of the held submit). */
+  trigger: "prelude" | "follow-up" | "check";
   /** The view without what these calls found: the one a policy making them itself would have acted on. */
   view: PolicyView;
   /** The harness calls, in the order they ran. */
@@ -25,13 +26,30 @@ function viewWithoutFollowUps(view: PolicyView, followUpFeedback: string): Polic
   return { ...view, messages: [...messages.slice(0, -1), own] };
 }
 
+/** The first step's view without the prelude's message, its last initial message; null when it is not there. */
+function viewWithoutPrelude(view: PolicyView): PolicyView | null {
+  const last = view.messages.at(-1);
+  if (last?.role !== "user" || !last.content.includes(harnessCallMarker)) return null;
+  return { ...view, messages: view.messages.slice(0, -1) };
+}
+
+function preludeOccasion(trajectory: Pick<Trajectory, "steps" | "preludeCalls">): HarnessCallOccasion[] {
+  const first = trajectory.steps[0];
+  const calls = (trajectory.preludeCalls ?? []).map((executed) => executed.call);
+  const view = first === undefined || calls.length === 0 ? null : viewWithoutPrelude(first.view);
+  return view === null ? [] : [{ step: 0, trigger: "prelude", view, calls }];
+}
+
 /**
- * The occasions of a trajectory's harness calls (follow-ups and checks; the prelude is not one): a
- * follow-up's calls under the next step's view without the follow-ups' text, a check's calls under the
- * view of the step that submitted. Follow-ups of a last step have no next view and no occasion.
+ * The occasions of a trajectory's harness calls: the prelude's calls under the first step's view without
+ * the prelude's message, a follow-up's calls under the next step's view without the follow-ups' text, a
+ * check's calls under the view of the step that submitted. Follow-ups of a last step have no next view
+ * and no occasion.
  */
-export function harnessCallOccasions(trajectory: Pick<Trajectory, "steps">): HarnessCallOccasion[] {
-  const occasions: HarnessCallOccasion[] = [];
+export function harnessCallOccasions(
+  trajectory: Pick<Trajectory, "steps" | "preludeCalls">,
+): HarnessCallOccasion[] {
+  const occasions: HarnessCallOccasion[] = preludeOccasion(trajectory);
   trajectory.steps.forEach((step, index) => {
     const calls = (step.harnessCalls ?? []).map((executed) => executed.call);
     const checks = calls.filter((call) => harnessCallTrigger(call.id) === "check");
