@@ -222,10 +222,13 @@ async function loadTrajectories(browser, directoryIndex) {
     const value = form.elements[name].value;
     if (value !== "") query.set(name, value);
   }
+  // a reply to an older request (a poll's, before the filter changed) must not replace a newer one
+  const request = (browser.listRequest = (browser.listRequest ?? 0) + 1);
   const reply = await fetch(`/api/trajectories?${query}`);
-  const list = browser.querySelector(".list");
-  if (!reply.ok) return replace(list, `could not list trajectories: ${(await reply.json()).error}`);
   const page = await reply.json();
+  if (request !== browser.listRequest) return;
+  const list = browser.querySelector(".list");
+  if (!reply.ok) return replace(list, `could not list trajectories: ${page.error}`);
   replace(
     list,
     element("div", { class: "status" }, `${page.total} trajectories match; showing ${page.rows.length}`),

@@ -72,9 +72,12 @@ describe.skipIf(!available)("the dashboard in a real browser (Debian's chromium)
   it("opens a trajectory with every turn, and shows grading details only in the section marked as such", async () => {
     await page.waitForSelector("#d0-browser tr.pick");
     await page.select("#d0-browser select[name=outcome]", "failure");
-    await page.waitForFunction(() =>
-      document.querySelector("#d0-browser .status")?.textContent?.startsWith("8 "),
-    );
+    // the list before the filter may also say "8 ": wait for the filtered rows themselves
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("#d0-browser tr.pick")];
+      const status = document.querySelector("#d0-browser .status")?.textContent ?? "";
+      return status.startsWith("8 ") && rows.every((row) => row.children[2]?.textContent === "failed");
+    });
     await page.click("#d0-browser tr.pick");
     await page.waitForSelector("#d0-browser .trajectory-title");
     const title = await page.$eval("#d0-browser .trajectory-title", (node) => node.textContent);
