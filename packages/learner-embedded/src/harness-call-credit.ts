@@ -8,10 +8,9 @@ import { actionOf } from "./rescue-transfer.js";
  * At each occasion (`harnessCallOccasions`: the prelude's calls under the first view without them, a
  * follow-up's calls under the next view without their text, a check's calls under the submitting view)
  * the first call the grammar recovers decisions for becomes one step on that view, with the policy's
- * current log-probabilities (as if it had sampled them). A
- * rescued trajectory then trains, with its advantage, the base-harness decision its harness made for
- * it (read the doc of a refused API, run the failing tests before submitting). A grammar without
- * `decisionsFor` credits nothing.
+ * current log-probabilities (as if it had sampled them). A rescued trajectory then trains, with its
+ * advantage, the base-harness decision its harness made for it (read the doc of a refused API, run the
+ * failing tests before submitting). A grammar without `decisionsFor` credits nothing.
  */
 export function harnessCallCredit(
   policy: EmbeddedPolicy,
