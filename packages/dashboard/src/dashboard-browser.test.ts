@@ -74,7 +74,7 @@ describe.skipIf(!available)("the dashboard in a real browser (Debian's chromium)
     await page.select("#d0-browser select[name=outcome]", "failure");
     // the list before the filter may also say "8 ": wait for the filtered rows themselves
     await page.waitForFunction(() => {
-      const rows = [...document.querySelectorAll("#d0-browser tr.pick")];
+      const rows = Array.from(document.querySelectorAll("#d0-browser tr.pick"));
       const status = document.querySelector("#d0-browser .status")?.textContent ?? "";
       return status.startsWith("8 ") && rows.every((row) => row.children[2]?.textContent === "failed");
     });
