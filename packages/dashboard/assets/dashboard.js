@@ -223,7 +223,8 @@ async function loadTrajectories(browser, directoryIndex) {
     if (value !== "") query.set(name, value);
   }
   // a reply to an older request (a poll's, before the filter changed) must not replace a newer one
-  const request = (browser.listRequest = (browser.listRequest ?? 0) + 1);
+  browser.listRequest = (browser.listRequest ?? 0) + 1;
+  const request = browser.listRequest;
   const reply = await fetch(`/api/trajectories?${query}`);
   const page = await reply.json();
   if (request !== browser.listRequest) return;
