@@ -16,8 +16,8 @@ const { values: options, positionals } = parseArgs({
 });
 const [directory] = positionals;
 const arms = options.arm.map((argument) => {
-  const [name, armDirectory] = argument.split("=");
-  return { name, directory: armDirectory };
+  const at = argument.indexOf("=");
+  return at < 0 ? { name: argument } : { name: argument.slice(0, at), directory: argument.slice(at + 1) };
 });
 if (directory === undefined || arms.some((arm) => !arm.name || !arm.directory)) {
   process.stderr.write("usage: node bench/experiment-table.mjs EXPERIMENT_DIR [--arm NAME=DIR ...]\n");
@@ -25,24 +25,35 @@ if (directory === undefined || arms.some((arm) => !arm.name || !arm.directory)) 
 }
 const results = JSON.parse(readFileSync(join(directory, "results.json"), "utf8"));
 const [armSplit] = results.heldout_splits;
-const readJson = (file) => {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
-  process.stderr.write(`${file}: missing (hs eval --split ${armSplit} --json writes it)\n`);
+const fail = (message) => {
+  process.stderr.write(`${message}\n`);
   process.exit(1);
 };
+const readRunFile = (file, writer) =>
+  existsSync(file) ? readFileSync(file, "utf8") : fail(`${file}: missing (${writer} writes it)`);
+const creditedStepsOf = (file) =>
+  readRunFile(file, "hs train")
+    .split("\n")
+    .reduce((sum, line, index) => {
+      if (line.trim() === "") return sum;
+      try {
+        return sum + (JSON.parse(line).rescue?.creditedSteps ?? 0);
+      } catch {
+        return fail(`${file}:${index + 1}: not a JSON line`);
+      }
+    }, 0);
 const creditedSteps = {};
 for (const arm of arms) {
   const runs = results.seeds.map((seed) => join(arm.directory, `seed-${seed}`));
   results.heldout_by_split[armSplit] = {
     ...results.heldout_by_split[armSplit],
-    [arm.name]: runs.map((run) => readJson(join(run, `eval-${armSplit}.json`)).success),
+    [arm.name]: runs.map(
+      (run) =>
+        JSON.parse(readRunFile(join(run, `eval-${armSplit}.json`), `hs eval --split ${armSplit} --json`))
+          .success,
+    ),
   };
-  creditedSteps[arm.name] = runs.map((run) =>
-    readFileSync(join(run, "metrics.jsonl"), "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .reduce((sum, line) => sum + (JSON.parse(line).rescue?.creditedSteps ?? 0), 0),
-  );
+  creditedSteps[arm.name] = runs.map((run) => creditedStepsOf(join(run, "metrics.jsonl")));
 }
 
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -121,8 +132,9 @@ process.stdout.write(
     "",
     `rollouts spent: ${rollouts.join("; ")}`,
     "",
-    ...Object.entries(creditedSteps).map(
-      ([name, values]) => `${name}: harness-call steps credited ${values.join(", ")}\n`,
-    ),
+    ...Object.entries(creditedSteps).flatMap(([name, values]) => [
+      `${name}: harness-call steps credited ${values.join(", ")}`,
+      "",
+    ]),
   ].join("\n"),
 );

@@ -47,3 +47,11 @@ it("names the missing evaluation of an arm and exits 1", () => {
   assert.match(stderr, /seed-2\/eval-test\.json: missing/);
   assert.equal(table("--arm", "credit").status, 2);
 });
+
+it("names a metrics line that is not JSON, with its file and line, and exits 1", () => {
+  writeFileSync(join(arm, "seed-2", "eval-test.json"), JSON.stringify({ success: 0.4 }));
+  writeFileSync(join(arm, "seed-1", "metrics.jsonl"), '{"step":0}\n{"step":1,\n');
+  const { stderr, status } = table("--arm", `credit=${arm}`);
+  assert.equal(status, 1);
+  assert.match(stderr, /seed-1\/metrics\.jsonl:2: not a JSON line/);
+});
