@@ -165,7 +165,7 @@ describe("mini-swe-agent episode", () => {
     expect(JSON.stringify(policy.views)).not.toContain("FAIL_TO_PASS");
   });
 
-  it("an episode that never submits is graded with the empty patch and not resolved", async () => {
+  it("an episode that never submits has the empty patch, not resolved and not run (as in SWE-bench)", async () => {
     const task = tasksBySplit.train?.[1] as Task;
     const policy = scriptedPolicy(["```bash\ntrue\n```"]);
     const harness = { ...benchmark.presets["mini-swe-agent"], budget: { maxSteps: 2, maxOutputChars: null } };
@@ -179,7 +179,8 @@ describe("mini-swe-agent episode", () => {
     expect(trajectory.endReason).toBe("budget");
     expect(trajectory.gradeDetails).toMatchObject({
       submitted: false,
-      patch_successfully_applied: true,
+      empty_patch: true,
+      patch_successfully_applied: false,
       resolved: false,
     });
   });

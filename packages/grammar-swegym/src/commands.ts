@@ -111,7 +111,8 @@ export interface ProbeTarget {
  * Python process: for the original file and for each rewrite (one line changed at a time) it imports
  * the packages afresh and prints each expression's repr (`[i] => ...`) or what it raised (`[i] raised
  * Error: ...`), each cut after `probeTimeLimits`; a rewrite giving the original's results prints `= the original's
- * results`. The file is restored in every case, so the repository is as before.
+ * results`. The file is never written (the import system is served each rewrite from memory), so the
+ * repository is as before whatever a rewrite does.
  */
 export function probeCommand(
   packages: readonly string[],
@@ -120,7 +121,7 @@ export function probeCommand(
   targets: readonly ProbeTarget[],
 ): string {
   const script = [
-    "import importlib, pathlib, pkgutil, signal, sys",
+    "import importlib, importlib.machinery, os, pathlib, pkgutil, signal, sys",
     "sys.dont_write_bytecode = True",
     `packages, expressions = ${JSON.stringify(packages)}, ${JSON.stringify(expressions)}`,
     `path = pathlib.Path(${pythonString(file)})`,
@@ -138,19 +139,24 @@ export function probeCommand(
     "    finally:",
     "        signal.setitimer(signal.ITIMER_PROF, 0)",
     "        signal.setitimer(signal.ITIMER_REAL, 0)",
-    // a module's code compiled once per text: a rewrite changes one file, the others import as before
-    "import importlib.machinery",
-    "compiled, compile_source = {}, importlib.machinery.SourceFileLoader.source_to_code",
-    "def cached_source_to_code(self, data, path, *, _optimize=-1):",
-    "    key = (path, bytes(data))",
+    // the rewritten text is served to the import system from memory (the file on disk never changes,
+    // so no pyc or directory cache can be stale) and a module's code is compiled once per text
+    "root, served = os.getcwd() + os.sep, None",
+    "probed = os.path.normpath(os.path.join(root, path))",
+    "compiled, standard_get_code = {}, importlib.machinery.SourceFileLoader.get_code",
+    "def get_code(self, fullname):",
+    "    source_path = self.get_filename(fullname)",
+    "    if not source_path.startswith(root):",
+    "        return standard_get_code(self, fullname)",
+    "    data = served if served is not None and source_path == probed else self.get_data(source_path)",
+    "    key = (source_path, data)",
     "    if key not in compiled:",
-    "        compiled[key] = compile_source(self, data, path, _optimize=_optimize)",
+    "        compiled[key] = self.source_to_code(data, source_path)",
     "    return compiled[key]",
-    "importlib.machinery.SourceFileLoader.source_to_code = cached_source_to_code",
+    "importlib.machinery.SourceFileLoader.get_code = get_code",
     "def load():",
     "    for name in [name for name in sys.modules if name.split('.')[0] in packages]:",
     "        del sys.modules[name]",
-    "    importlib.invalidate_caches()",
     "    scope = {}",
     "    for package_name in packages:",
     "        package = importlib.import_module(package_name)",
@@ -174,28 +180,24 @@ export function probeCommand(
     '        print(f"  [{index}] {result}".replace("\\n", "\\\\n"))',
     "for index, expression in enumerate(expressions):",
     '    print(f"[{index}] {expression}")',
-    "try:",
-    "    base = results()",
-    "    for number, old, rewrites in targets:",
-    '        lines = text.split("\\n")',
-    "        if number > len(lines) or lines[number - 1] != old:",
-    '            print(f"not probed: line {number} of {path} no longer reads {old!r}")',
-    "            continue",
-    '        print(f"probed {path}:{number} with {len(rewrites)} rewrites")',
-    '        print(f"original: {old.strip()}")',
-    "        show(base)",
-    "        for new in rewrites:",
-    "            lines[number - 1] = new",
-    '            path.write_text("\\n".join(lines))',
-    "            found = results()",
-    '            print(f"rewrite: {new.strip()}")',
-    "            if found == base:",
-    `                print("  = the original's results")`,
-    "            else:",
-    "                show(found)",
-    "        path.write_text(text)",
-    "finally:",
-    "    path.write_text(text)",
+    "base = results()",
+    "for number, old, rewrites in targets:",
+    '    lines = text.split("\\n")',
+    "    if number > len(lines) or lines[number - 1] != old:",
+    '        print(f"not probed: line {number} of {path} no longer reads {old!r}")',
+    "        continue",
+    '    print(f"probed {path}:{number} with {len(rewrites)} rewrites")',
+    '    print(f"original: {old.strip()}")',
+    "    show(base)",
+    "    for new in rewrites:",
+    "        lines[number - 1] = new",
+    '        served = "\\n".join(lines).encode()',
+    "        found = results()",
+    '        print(f"rewrite: {new.strip()}")',
+    "        if found == base:",
+    `            print("  = the original's results")`,
+    "        else:",
+    "            show(found)",
   ].join("\n");
   return `python3 - <<'HS_PROBE'\n${script}\nHS_PROBE`;
 }

@@ -396,11 +396,26 @@ const operators: Operator[] = [
 /** Most rewrites offered for one line. */
 export const maxRewritesPerLine = 40;
 
+/** Rewrites made before, by line and context: every view of an episode shows its earlier lines again. */
+const made = new Map<string, readonly LineRewrite[]>();
+/** Entries `made` holds before it is emptied. */
+const madeLimit = 4_000;
+
 /**
  * Candidate rewrites of one source line, each a mutation of a kind real bugs have, deduplicated and
  * never the line itself. Comments, docstrings and `def`/`class`/`import` lines get none.
  */
-export function lineRewrites(line: string, context: RewriteContext): LineRewrite[] {
+export function lineRewrites(line: string, context: RewriteContext): readonly LineRewrite[] {
+  const key = JSON.stringify([line, context.nearbyLines, context.statementNumbers]);
+  const known = made.get(key);
+  if (known !== undefined) return known;
+  const rewrites = Object.freeze(makeRewrites(line, context));
+  if (made.size >= madeLimit) made.clear();
+  made.set(key, rewrites);
+  return rewrites;
+}
+
+function makeRewrites(line: string, context: RewriteContext): LineRewrite[] {
   const trimmed = line.trim();
   if (trimmed === "" || /^(#|"""|'''|def |class |import |from |@)/.test(trimmed) || line.includes("```"))
     return [];

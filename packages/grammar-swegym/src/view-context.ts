@@ -15,7 +15,7 @@ export interface EditLine {
   /** Its text as shown. */
   text: string;
   /** Its candidate rewrites. */
-  rewrites: LineRewrite[];
+  rewrites: readonly LineRewrite[];
 }
 
 /** What the decisions of one view are derived from. */

@@ -156,10 +156,35 @@ export class SweGymEnvironment implements EnvironmentV1 {
 
   private async gradeSubmission(signal: AbortSignal | undefined): Promise<Grade> {
     const patch = this.submission ?? "";
+    if (patch.trim() === "") return this.emptyPatchGrade();
     const cache = this.settings.gradeCache;
     if (cache === undefined) return this.evaluate(patch, signal);
     const grade = await cache.grade(this.instance.instance_id, patch, () => this.evaluate(patch, signal));
     return { ...grade, details: { ...grade.details, submitted: this.submission !== null } };
+  }
+
+  /**
+   * An empty patch is not resolved and not run, as SWE-bench does not evaluate an empty prediction
+   * (SWE-bench@v4.1.0 swebench/harness/run_evaluation.py `get_dataset_from_preds` leaves it out,
+   * reporting.py counts it under `empty_patch_ids`).
+   */
+  private emptyPatchGrade(): Grade {
+    return {
+      reward: 0,
+      success: false,
+      details: {
+        instance_id: this.instance.instance_id,
+        submitted: this.submission !== null,
+        patch_is_None: false,
+        patch_exists: false,
+        patch_successfully_applied: false,
+        resolved: false,
+        empty_patch: true,
+        failure_reason: "empty patch: not evaluated (SWE-bench does not run an empty prediction)",
+        timed_out: false,
+        output_limited: false,
+      },
+    };
   }
 
   private async evaluate(patch: string, signal: AbortSignal | undefined): Promise<Grade> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Task } from "@hs/spec";
+import type { Grade, Task } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTinyMirror, tinySpec } from "../__fixtures__/tiny-repo.js";
 import { createSweGym } from "../create-swegym.js";
@@ -48,7 +48,8 @@ describe("createSweGym's onProgress", () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it("prints an episode's start and its grade with the reason it did not resolve", async () => {
+  /** An episode that runs `edit` and submits, or submits nothing when it is null. */
+  async function episode(edit: string | null): Promise<{ grade: Grade; lines: string[] }> {
     const data = join(directory, "rows.jsonl");
     writeFileSync(data, `${JSON.stringify(fixture.instance)}\n`);
     const lines: string[] = [];
@@ -61,8 +62,17 @@ describe("createSweGym's onProgress", () => {
     const { tasks } = await swegym.loadTasks({ path: data });
     const environment = await swegym.createEnvironment(tasks[0] as Task, { seed: 1 });
     await environment.reset();
+    if (edit !== null) {
+      await environment.step({ id: "a", name: "bash", arguments: { command: edit } });
+      await environment.step({ id: "b", name: "submit", arguments: {} });
+    }
     const grade = await environment.grade();
     await environment.close();
+    return { grade, lines };
+  }
+
+  it("prints an episode's start and its grade with the reason it did not resolve", async () => {
+    const { grade, lines } = await episode("echo '# a comment' >> calc.py");
     expect(grade.details?.failure_reason).toBe(
       "FAIL_TO_PASS failing 1: tests/test_calc.py::test_add (FAILED)",
     );
@@ -73,5 +83,13 @@ describe("createSweGym's onProgress", () => {
     expect(lines[1]).toMatch(
       /^swegym: fixture__calc-1#\d+ not resolved: FAIL_TO_PASS failing 1: tests\/test_calc.py::test_add \(FAILED\) in \d+\.\d s$/,
     );
+  });
+
+  it("grades an empty patch as SWE-bench does: not resolved, and no test is run", async () => {
+    const { grade, lines } = await episode(null);
+    expect(grade.reward).toBe(0);
+    expect(grade.details).toMatchObject({ submitted: false, empty_patch: true, patch_exists: false });
+    expect(grade.details).not.toHaveProperty("tests_status_map");
+    expect(lines[1]).toMatch(/not resolved: empty patch: not evaluated/);
   });
 });
