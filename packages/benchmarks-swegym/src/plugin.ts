@@ -68,8 +68,8 @@ export const benchmarkPlugin: BenchmarkPluginV1 = {
     "grade-timeout": { type: "string", description: "seconds per grading run (default 1800)" },
   },
   grammarModule: "@hs/grammar-swegym",
-  // an episode runs real bash and pytest and is graded by a test run (2.7 s on 2 cores, DBBench's about
-  // 0.01 s): the main job is sized for that, with evolution over every train task
+  // an episode runs real bash and pytest and is graded by a test run (1.3-1.7 s on 2 cores, DBBench's
+  // about 0.01 s): the main job is sized for that, with evolution over every train task
   mainJobDefaults: {
     budget: 128,
     evolveTasks: 0,
