@@ -114,6 +114,34 @@ describe("harness-call credit on DBBench", () => {
     expect(explore(withCredit.after) / explore(without.after)).toBeGreaterThan(1.015);
   });
 
+  it("credits the prelude's column whose value the policy then filtered on, not its first", async () => {
+    const first = v02View(question, table, headers, []);
+    const values = { Year: "[('1998',), ('1999',)]", Venue: "[('Wembley',), ('Hampden Park',)]" };
+    const preludeCalls = Object.entries(values).map(([column, content], index) => ({
+      call: sql(`prelude.${index}`, `SELECT DISTINCT \`${column}\` FROM \`Cup Finals\` LIMIT 12;`),
+      result: { content, isError: false, done: false },
+    }));
+    const content = [
+      "Before you start, the harness looked at the distinct values of each column:",
+      ...preludeCalls.map(({ call, result }) =>
+        renderHarnessCall("execute_sql", call.arguments, result.content),
+      ),
+    ].join("\n\n");
+    const withPrelude: PolicyView = { ...first, messages: [...first.messages, { role: "user", content }] };
+    const filtered = operation("SELECT `Winner` FROM `Cup Finals` WHERE `Venue` = 'Wembley';");
+    const policy = await createEmbeddedPolicy({ grammar, seed: 3, usePrior: false });
+    const credit = (action: string) =>
+      harnessCallCredit(policy)({
+        steps: [step(0, withPrelude, { action: { content: action, logprob: null } })],
+        preludeCalls,
+      }).map((credited) => credited.action.content);
+    expect(credit(filtered)).toEqual([expect.stringContaining("SELECT DISTINCT `Venue` FROM `Cup Finals`")]);
+    // nothing the prelude showed is quoted later: its first call, as before
+    expect(credit(operation("SELECT `Winner` FROM `Cup Finals`;"))).toEqual([
+      expect.stringContaining("SELECT DISTINCT `Year` FROM `Cup Finals`"),
+    ]);
+  });
+
   it("recovers nothing the grammar would not offer: a re-run SELECT, an unknown column, a repeat, no change", () => {
     expect(grammar.decisionsFor?.(base, sql("c.check.0", missedQuery))).toBeNull();
     expect(
