@@ -1,4 +1,4 @@
-import type { PolicyView, ToolCall, Trajectory } from "@hs/spec";
+import type { PolicyView, ToolCall, ToolResult, Trajectory } from "@hs/spec";
 import { harnessCallMarker } from "./harness-call-text.js";
 import { harnessCallTrigger } from "./runtime/harness-calls.js";
 
@@ -12,6 +12,15 @@ export interface HarnessCallOccasion {
   view: PolicyView;
   /** The harness calls, in the order they ran. */
   calls: ToolCall[];
+  /** What each of `calls` returned, in the same order. */
+  results: ToolResult[];
+}
+
+type ExecutedCall = NonNullable<Trajectory["preludeCalls"]>[number];
+
+/** The calls and results of some executed calls. */
+function callsAndResults(executed: readonly ExecutedCall[]): Pick<HarnessCallOccasion, "calls" | "results"> {
+  return { calls: executed.map((entry) => entry.call), results: executed.map((entry) => entry.result) };
 }
 
 /** The next step's view with the follow-ups' text taken off its last message; null when it is not there. */
@@ -35,9 +44,9 @@ function viewWithoutPrelude(view: PolicyView): PolicyView | null {
 
 function preludeOccasion(trajectory: Pick<Trajectory, "steps" | "preludeCalls">): HarnessCallOccasion[] {
   const first = trajectory.steps[0];
-  const calls = (trajectory.preludeCalls ?? []).map((executed) => executed.call);
-  const view = first === undefined || calls.length === 0 ? null : viewWithoutPrelude(first.view);
-  return view === null ? [] : [{ step: 0, trigger: "prelude", view, calls }];
+  const executed = trajectory.preludeCalls ?? [];
+  const view = first === undefined || executed.length === 0 ? null : viewWithoutPrelude(first.view);
+  return view === null ? [] : [{ step: 0, trigger: "prelude", view, ...callsAndResults(executed) }];
 }
 
 /**
@@ -51,14 +60,17 @@ export function harnessCallOccasions(
 ): HarnessCallOccasion[] {
   const occasions: HarnessCallOccasion[] = preludeOccasion(trajectory);
   trajectory.steps.forEach((step, index) => {
-    const calls = (step.harnessCalls ?? []).map((executed) => executed.call);
-    const checks = calls.filter((call) => harnessCallTrigger(call.id) === "check");
-    if (checks.length > 0) occasions.push({ step: index, trigger: "check", view: step.view, calls: checks });
-    const followUps = calls.filter((call) => harnessCallTrigger(call.id) === "follow-up");
+    const made = (trigger: string) =>
+      (step.harnessCalls ?? []).filter((executed) => harnessCallTrigger(executed.call.id) === trigger);
+    const checks = made("check");
+    if (checks.length > 0)
+      occasions.push({ step: index, trigger: "check", view: step.view, ...callsAndResults(checks) });
+    const followUps = made("follow-up");
     const next = trajectory.steps[index + 1];
     if (followUps.length === 0 || next === undefined || step.followUpFeedback === undefined) return;
     const view = viewWithoutFollowUps(next.view, step.followUpFeedback);
-    if (view !== null) occasions.push({ step: index, trigger: "follow-up", view, calls: followUps });
+    if (view !== null)
+      occasions.push({ step: index, trigger: "follow-up", view, ...callsAndResults(followUps) });
   });
   return occasions;
 }

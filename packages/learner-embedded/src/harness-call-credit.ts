@@ -1,10 +1,9 @@
 import { type HarnessCallOccasion, harnessCallOccasions } from "@hs/harness";
 import type { EmbeddedPolicy } from "@hs/policy-embedded";
-import type { TrainingStep, Trajectory } from "@hs/spec";
+import type { ToolCall, TrainingStep, Trajectory } from "@hs/spec";
 import { actionOf } from "./rescue-transfer.js";
 
 type CreditedTrajectory = Pick<Trajectory, "steps" | "preludeCalls">;
-type ExecutedCall = NonNullable<Trajectory["preludeCalls"]>[number];
 
 /** Texts of three or more characters the actions quote ('...' or "..."). */
 function quotedTexts(actions: readonly string[]): string[] {
@@ -13,30 +12,19 @@ function quotedTexts(actions: readonly string[]): string[] {
   );
 }
 
-/** The occasion's executed calls: its prelude's, or the step's harness calls. */
-function executedCalls(trajectory: CreditedTrajectory, occasion: HarnessCallOccasion): ExecutedCall[] {
-  const executed =
-    occasion.trigger === "prelude"
-      ? (trajectory.preludeCalls ?? [])
-      : (trajectory.steps[occasion.step]?.harnessCalls ?? []);
-  return executed.filter((entry) => occasion.calls.some((call) => call.id === entry.call.id));
-}
-
 /**
  * The occasion's calls, those whose result holds a text the policy's later actions quote first (the
  * prelude's distinct values of the column whose value the policy then filtered on), the rest after.
  */
-function callsByUse(trajectory: CreditedTrajectory, occasion: HarnessCallOccasion) {
+function callsByUse(trajectory: CreditedTrajectory, occasion: HarnessCallOccasion): ToolCall[] {
   const from = occasion.trigger === "prelude" ? occasion.step : occasion.step + 1;
   const quoted = quotedTexts(trajectory.steps.slice(from).map((step) => step.action.content));
-  const used = new Set(
-    executedCalls(trajectory, occasion)
-      .filter(({ result }) => quoted.some((text) => result.content.includes(text)))
-      .map(({ call }) => call.id),
+  const used = occasion.calls.map((_, index) =>
+    quoted.some((text) => occasion.results[index]?.content.includes(text) === true),
   );
   return [
-    ...occasion.calls.filter((call) => used.has(call.id)),
-    ...occasion.calls.filter((call) => !used.has(call.id)),
+    ...occasion.calls.filter((_, index) => used[index]),
+    ...occasion.calls.filter((_, index) => !used[index]),
   ];
 }
 
