@@ -37,8 +37,9 @@ export const defaultModeDirections: Readonly<Record<FailureMode, readonly FixDir
   // a wrong edit submitted: a check before the submit repairs it, or seeing where the fault is (context)
   "submitted-failing-tests": ["verification", "context"],
   "unlocated-failure": ["context", "tool-exposure"],
-  // nothing was changed: the region of the bug was never found, which an observation of it repairs
-  "empty-submission": ["verification", "guidance", "context"],
+  // nothing was changed: the region of the bug was never found, which an observation of it repairs, or
+  // a reply to the search that found nothing (a fruitless probe) that says where else to look
+  "empty-submission": ["verification", "guidance", "context", "error-recovery"],
 };
 
 /** The failure modes a direction is expected to repair under a mode -> directions map. */

@@ -164,6 +164,7 @@ export function lineValues(context: ViewContext, entry: EditLine): Record<string
     "line-in-traceback": at("traceback") ? 1 : 0,
     "line-search-hit": at("search") ? 1 : 0,
     "line-traced": read.traced.has(`${entry.file}:${entry.line}`) ? 1 : 0,
+    "line-ranked": read.ranked.get(`${entry.file}:${entry.line}`) ?? 0,
     "line-statement-words": overlap,
     "line-rewrites": Math.min(1, entry.rewrites.length / 10),
     "line-edited": read.edits.some((edit) => edit.file === entry.file && edit.line === entry.line) ? 1 : 0,

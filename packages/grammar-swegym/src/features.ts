@@ -59,6 +59,7 @@ export const featureNames = [
   "region-named-definition",
   "region-import",
   "region-traced",
+  "region-ranked",
   // lines to edit
   "line-in-traceback",
   "line-search-hit",
@@ -74,6 +75,7 @@ export const featureNames = [
   "line-probe-match",
   "line-statement-kind",
   "line-traced",
+  "line-ranked",
   // rewrites (one-hot by operator kind)
   ...rewriteKinds.map((kind) => `rewrite-${kind}` as const),
   "rewrite-tried",
@@ -134,6 +136,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "region-named-definition": 2,
   "region-import": -3,
   "region-traced": 2,
+  "region-ranked": 2,
   "line-in-traceback": 1.5,
   "line-search-hit": 0.5,
   "line-statement-words": 2,
@@ -158,6 +161,7 @@ export const priorWeights: Partial<Record<FeatureName, number>> = {
   "line-probe-match": 9,
   "line-statement-kind": 1,
   "line-traced": 1,
+  "line-ranked": 4,
   "rewrite-probe-match": 5,
   "rewrite-probe-fixed-error": 3,
   "rewrite-probe-broke": -4,

@@ -17,16 +17,25 @@ export function unprobedLines(context: ViewContext): EditLine[] {
   return context.editLines().filter((entry) => !context.read.probes.has(`${entry.file}:${entry.line}`));
 }
 
-/** Whether `probe` has options: expressions to run, a package to import, an unprobed line, no live edit. */
+/**
+ * The lines `probe` offers: the unprobed shown lines while fewer than `maxProbes` were probed; past
+ * that, those a ranked trace listed (a ranking that came later is worth probing whatever was before it).
+ */
+export function probeCandidates(context: ViewContext): EditLine[] {
+  const lines = unprobedLines(context);
+  if (context.read.probes.size < grammarTuning.maxProbes) return lines;
+  return lines.filter((entry) => context.read.ranked.has(`${entry.file}:${entry.line}`));
+}
+
+/** Whether `probe` has options: expressions to run, a package to import, a line to probe, no live edit. */
 export function probeAvailable(context: ViewContext): boolean {
   const { read } = context;
   return (
     read.terms.expressions.length > 0 &&
     context.packages.length > 0 &&
     context.liveEdits.length === 0 &&
-    read.probes.size < grammarTuning.maxProbes &&
     !expressionsUnusable(context) &&
-    unprobedLines(context).length > 0
+    probeCandidates(context).length > 0
   );
 }
 
@@ -35,12 +44,11 @@ export function probeFoundFix(context: ViewContext): boolean {
   return promisingRewrites(context.read).length > 0;
 }
 
-/** Whether probing has run its course: the most lines probed, or the expressions cannot run. */
+/** Whether probing has run its course: the most lines probed (and no ranked line left), or the expressions cannot run. */
 export function probesSpent(context: ViewContext): boolean {
-  return (
-    !probeFoundFix(context) &&
-    (context.read.probes.size >= grammarTuning.maxProbes || expressionsUnusable(context))
-  );
+  const budgetSpent =
+    context.read.probes.size >= grammarTuning.maxProbes && probeCandidates(context).length === 0;
+  return !probeFoundFix(context) && (budgetSpent || expressionsUnusable(context));
 }
 
 /** Probe commands run since the latest step that showed lines (`nl -ba`). */
@@ -68,7 +76,7 @@ export function probeStep(
   context: ViewContext,
   lineValues: (context: ViewContext, entry: EditLine) => Record<string, number>,
 ): GrammarStep {
-  const lines = unprobedLines(context);
+  const lines = probeCandidates(context);
   const chosen = walk.take();
   if (chosen === null) {
     return ask(

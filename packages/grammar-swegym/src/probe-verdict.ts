@@ -6,7 +6,10 @@ import { normalizedValue } from "./statement-terms.js";
 export interface ProbeVerdict {
   /** Some expression now gives a value the statement writes that the original did not give. */
   matched: boolean;
-  /** Some expression raised with the original line and gives a value with the rewrite. */
+  /**
+   * Some expression raised with the original line and gives a value with the rewrite, one the statement
+   * does not contradict (`contradictedNumber`).
+   */
   fixedError: boolean;
   /** Some expression gave a value with the original line and raises with the rewrite. */
   broke: boolean;
@@ -48,6 +51,18 @@ function showsStatementValue(read: ReadView, result: string, before: string): bo
   return containedValues(read).some((entry) => value.includes(entry) && !previous.includes(entry));
 }
 
+/**
+ * Whether a value is a number the statement rules out: it writes numbers, and not this one (`2 ^ 3 ^ 2`
+ * giving 8 where the issue says it should be 512).
+ */
+function contradictedNumber(read: ReadView, result: string): boolean {
+  const value = resultValue(result);
+  if (!/^-?\d+(\.\d+)?$/.test(value) || read.terms.numbers.length === 0) return false;
+  return (
+    !read.terms.values.has(value) && !read.terms.numbers.some((number) => normalizedValue(number) === value)
+  );
+}
+
 const verdicts = new WeakMap<ObservedProbe, Map<string, ProbeVerdict | undefined>>();
 
 /** The verdict of one rewrite (its stripped text) of a probed line; undefined when it was not probed. */
@@ -65,7 +80,9 @@ function computeVerdict(read: ReadView, probe: ObservedProbe, text: string): Pro
   const pairs = probe.original.map((before, index) => [before, found[index] ?? before] as const);
   return {
     matched: pairs.some(([before, after]) => showsStatementValue(read, after, before)),
-    fixedError: pairs.some(([before, after]) => raised(before) && !raised(after)),
+    fixedError: pairs.some(
+      ([before, after]) => raised(before) && !raised(after) && !contradictedNumber(read, after),
+    ),
     broke: pairs.some(([before, after]) => !raised(before) && raised(after)),
     same: pairs.every(([before, after]) => before === after),
   };

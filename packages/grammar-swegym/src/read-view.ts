@@ -109,6 +109,11 @@ export interface ReadView {
   traceSteps: number[];
   /** Lines a trace showed as executed, as `file:line`. */
   traced: Set<string>;
+  /**
+   * Lines a ranked trace listed, by `file:line`: 1 for the first listed, falling by 1 / `rankedLineCap`
+   * a place (the best over the view's ranked traces).
+   */
+  ranked: Map<string, number>;
   /** Lines probed with their rewrites, by `file:line`. */
   probes: Map<string, ObservedProbe>;
   /** Whether the file listing has been run. */
@@ -223,6 +228,7 @@ function readViewUncached(view: PolicyView): ReadView {
     probes: new Map(),
     traceSteps: [],
     traced: new Set(),
+    ranked: new Map(),
     explored: false,
     formatError: last?.role === "user" && /EXACTLY ONE action/.test(last.content),
   };

@@ -100,6 +100,8 @@ export function showTargets(context: ViewContext): ShowTarget[] {
         "region-shown": inRanges(ranges, location.line) ? 1 : 0,
         "region-innermost": innermost.has(location) ? 1 : 0,
         "region-traced": location.source === "trace" ? 1 : 0,
+        "region-ranked":
+          location.source === "trace" ? (read.ranked.get(`${location.file}:${location.line}`) ?? 0) : 0,
         ...kindValues,
       },
     });

@@ -1,4 +1,9 @@
-import { readTraceOutput, traceStatementCommand } from "@hs/benchmarks-swegym";
+import {
+  rankedLineCap,
+  rankedLinesHeader,
+  readTraceOutput,
+  traceStatementCommand,
+} from "@hs/benchmarks-swegym";
 import type { DecisionWalk } from "@hs/grammar-kit";
 import type { GrammarStep } from "@hs/spec";
 import { bashAction } from "./decision-options.js";
@@ -22,13 +27,18 @@ export function readTrace(
   const reading = readTraceOutput(output);
   if (reading === null) return;
   read.traceSteps.push(step);
+  // a trace that ran no repository line tells nothing of where to look: the files are still to be listed
+  if (reading.lines.length === 0) return;
   for (const name of reading.packages) {
     if (!read.files.includes(`${name}/__init__.py`)) read.files.push(`${name}/__init__.py`);
   }
+  const ranked = output.includes(rankedLinesHeader);
   const anchors: { file: string; line: number }[] = [];
-  for (const traced of reading.lines) {
+  for (const [index, traced] of reading.lines.entries()) {
     showLine(traced.file, traced.line, traced.text);
-    read.traced.add(`${traced.file}:${traced.line}`);
+    const key = `${traced.file}:${traced.line}`;
+    read.traced.add(key);
+    if (ranked) read.ranked.set(key, Math.max(read.ranked.get(key) ?? 0, 1 - index / rankedLineCap));
     const near = anchors.some(
       (anchor) =>
         anchor.file === traced.file && Math.abs(anchor.line - traced.line) <= grammarTuning.regionRadius,
