@@ -116,6 +116,15 @@ function ranked(candidates: readonly Candidate[]): Candidate[] {
 }
 
 /** Validates each child as a candidate of this generation. */
+/** A candidate's validation in a progress line: rescues against the re-roll control, and regressions. */
+function validationLine(validation: CandidateRecord["validation"]): string {
+  const control =
+    validation.control === undefined
+      ? ""
+      : `, control ${validation.control.controlRescued} (p ${validation.control.pValue.toFixed(3)})`;
+  return `rescued ${validation.rescued}/${validation.failuresTried}${control}, regressions ${validation.regressions}/${validation.successesTried}`;
+}
+
 async function validateChildren(
   run: EvolutionRun,
   search: DirectionSearch,
@@ -139,6 +148,9 @@ async function validateChildren(
       score: scoreOf(validation),
     };
     candidates.push({ config, record });
+    run.progress(
+      `${search.direction}: candidate ${offset + 1}/${children.length} (${child.edit}): ${validationLine(validation)}`,
+    );
   }
   return candidates;
 }

@@ -68,4 +68,22 @@ describe("evolvePool's first generation", async () => {
       expect(candidate.edits[0]).toBe(byId.get(candidate.parent)?.edits[0]);
     }
   });
+
+  it("reports each candidate as it is validated, and every episode of each batch to onEpisodeDone", async () => {
+    const lines: string[] = [];
+    const batches: [number, number][] = [];
+    const candidates = await guidanceCandidates({
+      onProgress: (line) => lines.push(line),
+      onEpisodeDone: (done, total) => batches.push([done, total]),
+    });
+    const reported = lines.filter((line) =>
+      /^guidance: candidate \d\/3 \(add-hint\[\d\]\): rescued \d+\/\d+, control \d+ \(p [\d.]+\), regressions \d+\/\d+$/.test(
+        line,
+      ),
+    );
+    expect(reported).toHaveLength(candidates.length);
+    const ends = batches.filter(([done, total]) => done === total);
+    expect(ends.length).toBeGreaterThanOrEqual(1 + candidates.length);
+    for (const [done, total] of batches) expect(done).toBeLessThanOrEqual(total);
+  });
 });

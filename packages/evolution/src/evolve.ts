@@ -172,10 +172,11 @@ export interface EvolutionReport {
  * matrix, locality and complementarity over all base failures on a third set of fresh seeds.
  */
 export async function evolvePool(
-  options: EvolveOptions,
+  given: EvolveOptions,
 ): Promise<{ pool: Pool; report: EvolutionReport; baseTrajectories: Trajectory[] }> {
-  const seed = options.seed ?? 0;
-  const progress = options.onProgress ?? (() => {});
+  const seed = given.seed ?? 0;
+  const progress = given.onProgress ?? (() => {});
+  const options = withEpisodeProgress(given, progress);
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const taskOf = (trajectory: Trajectory) => tasksById.get(trajectory.taskId) as Task;
   const toolNames = await probeToolNames(options, seed);
@@ -219,6 +220,21 @@ export async function evolvePool(
     report.properties = await measureOnFailures(options, pool, failures, taskOf, seed, run.modeDirections);
   }
   return { pool, report, baseTrajectories: base.trajectories };
+}
+
+/** Seconds between two progress lines of one batch of episodes. */
+const episodeProgressSeconds = 10;
+
+/** The options with a line of progress at most every 10 s while a batch of episodes runs (unless given one). */
+function withEpisodeProgress(options: EvolveOptions, progress: (message: string) => void): EvolveOptions {
+  if (options.onEpisodeDone !== undefined || options.onProgress === undefined) return options;
+  let last = Date.now();
+  const onEpisodeDone = (done: number, total: number) => {
+    if (done === total || Date.now() - last < episodeProgressSeconds * 1000) return;
+    last = Date.now();
+    progress(`  ${done}/${total} episodes`);
+  };
+  return { ...options, onEpisodeDone };
 }
 
 /** The shared parts of a run once the base run is done; draws the sample of successes first. */

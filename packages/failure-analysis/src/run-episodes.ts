@@ -48,14 +48,17 @@ export interface EpisodeRunner {
   signal?: AbortSignal;
   /** Where the episodes run (default: in this process); its concurrency then bounds the episodes in flight. */
   executor?: EpisodeExecutor;
+  /** Called as each episode of a `runJobs` batch ends, with the batch's episodes done and in all. */
+  onEpisodeDone?: (done: number, total: number) => void;
 }
 
 /** Runs episodes and returns their trajectories in job order. */
 export function runJobs(runner: EpisodeRunner, jobs: readonly EpisodeJob[]): Promise<Trajectory[]> {
   const run = runner.executor?.run ?? runEpisode;
   const limit = Math.max(runner.concurrency ?? 1, runner.executor?.concurrency ?? 1);
-  return mapLimited(jobs, limit, (job) =>
-    run({
+  let done = 0;
+  return mapLimited(jobs, limit, async (job) => {
+    const trajectory = await run({
       task: job.task,
       benchmark: runner.benchmark,
       harness: job.harness,
@@ -63,6 +66,9 @@ export function runJobs(runner: EpisodeRunner, jobs: readonly EpisodeJob[]): Pro
       seed: job.seed,
       ...(runner.mode === undefined ? {} : { mode: runner.mode }),
       ...(runner.signal === undefined ? {} : { signal: runner.signal }),
-    }),
-  );
+    });
+    done += 1;
+    runner.onEpisodeDone?.(done, jobs.length);
+    return trajectory;
+  });
 }
