@@ -1,3 +1,4 @@
+import { observationLimitChars } from "@hs/benchmarks-swegym";
 import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
 import type { GrammarStep } from "@hs/spec";
 import { probeCommand } from "./commands.js";
@@ -70,6 +71,39 @@ export function probeFit(context: ViewContext): number {
   return probesSinceShow(context) >= grammarTuning.probesPerRegion ? -0.5 : 2.2;
 }
 
+/** Characters a probe's output may fill: mini-swe-agent's observation limit, less the calls' echo at its top. */
+const probeOutputBudget = observationLimitChars - 1_000;
+
+/** The most characters a probed line adds to the output: its header, then each result of the original and of every rewrite. */
+function probeOutputSize(entry: EditLine, calls: number): number {
+  const block = (text: string) => text.length + 12 + calls * 105;
+  return 40 + block(entry.text) + entry.rewrites.reduce((total, rewrite) => total + block(rewrite.text), 0);
+}
+
+/**
+ * The chosen line first, then the unprobed lines within `probeWindow` of it in the same file, nearest
+ * first, as long as the output stays within the observation limit (a longer one is cut in its middle,
+ * and the verdicts printed there are lost).
+ */
+export function probeWindow(lines: readonly EditLine[], target: EditLine, calls: number): EditLine[] {
+  const near = lines
+    .filter(
+      (entry) =>
+        entry !== target &&
+        entry.file === target.file &&
+        Math.abs(entry.line - target.line) <= grammarTuning.probeWindow,
+    )
+    .sort((left, right) => Math.abs(left.line - target.line) - Math.abs(right.line - target.line));
+  const window = [target];
+  let size = probeOutputSize(target, calls);
+  for (const entry of near) {
+    size += probeOutputSize(entry, calls);
+    if (size > probeOutputBudget) break;
+    window.push(entry);
+  }
+  return window;
+}
+
 /** `probe`: which shown line to try every rewrite of against the statement's expressions. */
 export function probeStep(
   walk: DecisionWalk,
@@ -87,10 +121,7 @@ export function probeStep(
   const label = labelValue(chosen);
   const target = (lines.find((candidate) => `${candidate.file}:${candidate.line}` === label) ??
     lines[0]) as EditLine;
-  // the chosen line and the unprobed lines near it of the same file, in one run
-  const window = lines.filter(
-    (entry) => entry.file === target.file && Math.abs(entry.line - target.line) <= grammarTuning.probeWindow,
-  );
+  const window = probeWindow(lines, target, context.read.terms.expressions.length);
   return bashAction(
     context.read,
     `Let me try the candidate changes of lines near ${target.line} of ${target.file} against the calls the issue shows.`,

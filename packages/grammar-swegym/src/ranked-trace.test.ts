@@ -8,7 +8,7 @@ import type { PolicyView } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
 import { featureIndex, grammarTuning } from "./features.js";
-import { probeCandidates } from "./probe-step.js";
+import { probeCandidates, probeWindow } from "./probe-step.js";
 import { probeVerdict, promising } from "./probe-verdict.js";
 import { type ObservedProbe, readView } from "./read-view.js";
 import { createSweGymGrammar } from "./swegym-grammar.js";
@@ -148,5 +148,32 @@ describe("probing past its budget, and a trace that ran no repository line", () 
     expect(readView(noLines.view).files).toEqual([]);
     const traced = withPrelude(traceStatementCommand(calls));
     expect(readView(traced.view).files).toContain("exprcalc/__init__.py");
+  });
+});
+
+describe("a probe's window fits the observation limit", () => {
+  const lineWith = (number: number, rewrites: number): EditLine => ({
+    file: "pkg/core.py",
+    line: number,
+    text: "    if value < low:",
+    rewrites: Array.from({ length: rewrites }, (_, index) => ({
+      text: `    if value < low + ${index}:`,
+      kind: "off-by-one" as const,
+    })),
+  });
+
+  it("takes the chosen line first, then its neighbours nearest first, while the output stays under the limit", () => {
+    const few = [1, 2, 3, 4, 5].map((number) => lineWith(number, 3));
+    expect(probeWindow(few, few[2] as EditLine, 2).map((entry) => entry.line)).toEqual([3, 2, 4, 1, 5]);
+    const many = [1, 2, 3, 4, 5].map((number) => lineWith(number, 30));
+    const window = probeWindow(many, many[2] as EditLine, 2);
+    expect(window[0]?.line).toBe(3);
+    expect(window.length).toBeLessThan(5);
+    expect(window.map((entry) => entry.line)).toEqual([3, 2, 4].slice(0, window.length));
+  });
+
+  it("a line whose output alone passes the limit is probed alone", () => {
+    const huge = [lineWith(1, 40), lineWith(2, 1)];
+    expect(probeWindow(huge, huge[0] as EditLine, 6).map((entry) => entry.line)).toEqual([1]);
   });
 });
