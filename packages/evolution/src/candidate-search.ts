@@ -115,7 +115,6 @@ function ranked(candidates: readonly Candidate[]): Candidate[] {
   );
 }
 
-/** Validates each child as a candidate of this generation. */
 /** A candidate's validation in a progress line: rescues against the re-roll control, and regressions. */
 function validationLine(validation: CandidateRecord["validation"]): string {
   const control =
@@ -125,6 +124,7 @@ function validationLine(validation: CandidateRecord["validation"]): string {
   return `rescued ${validation.rescued}/${validation.failuresTried}${control}, regressions ${validation.regressions}/${validation.successesTried}`;
 }
 
+/** Validates each child as a candidate of this generation. */
 async function validateChildren(
   run: EvolutionRun,
   search: DirectionSearch,
