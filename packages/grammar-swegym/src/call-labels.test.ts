@@ -1,4 +1,9 @@
-import { harnessTestCommand, traceBeforeAfterCommand, traceStatementCommand } from "@hs/benchmarks-swegym";
+import {
+  harnessTestCommand,
+  rankedTraceCommand,
+  traceBeforeAfterCommand,
+  traceStatementCommand,
+} from "@hs/benchmarks-swegym";
 import { harnessCallCredit } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import type { PolicyView, ToolCall, TrajectoryStep } from "@hs/spec";
@@ -26,8 +31,18 @@ describe("SWE-Gym harness calls as the policy's decisions", () => {
     const listed = viewAfter(full, 1);
     const calls = JSON.stringify(readView(listed).terms.expressions);
     expect(grammar.decisionsFor?.(listed, bash(harnessTestCommand))).toEqual(["kind:test", "tests:all"]);
-    expect(grammar.decisionsFor?.(listed, bash(traceStatementCommand(calls)))).toEqual(["kind:trace"]);
-    expect(grammar.decisionsFor?.(listed, bash(traceBeforeAfterCommand(calls)))).toEqual(["kind:trace"]);
+    expect(grammar.decisionsFor?.(listed, bash(traceStatementCommand(calls)))).toEqual([
+      "kind:trace",
+      "trace:plain",
+    ]);
+    expect(grammar.decisionsFor?.(listed, bash(traceBeforeAfterCommand(calls)))).toEqual([
+      "kind:trace",
+      "trace:plain",
+    ]);
+    expect(grammar.decisionsFor?.(listed, bash(rankedTraceCommand(calls)))).toEqual([
+      "kind:trace",
+      "trace:ranked",
+    ]);
     const reproduced = viewAfter(full, 2);
     const frame = options(reproduced, ["kind:show"]).find((label) => label.startsWith("at:")) ?? "";
     expect(frame).toMatch(/^at:.+\.py:\d+$/);

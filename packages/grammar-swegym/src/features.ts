@@ -89,6 +89,8 @@ export const featureNames = [
   "test-all",
   "test-file",
   "test-failing",
+  // which trace: the statement's calls alone, or their lines ranked against the repository's tests
+  "trace-ranked",
   // the grammar's heuristic fit of an option to the view, and where it stands in its decision
   "option-fit",
   "option-order",

@@ -2,9 +2,16 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rankedTraceCommand, readTraceOutput, traceStatementCommand } from "@hs/benchmarks-swegym";
+import {
+  harnessRankedTraceCommand,
+  rankedTraceCommand,
+  readTraceOutput,
+  traceStatementCommand,
+} from "@hs/benchmarks-swegym";
 import { renderHarnessCall } from "@hs/harness";
-import type { PolicyView } from "@hs/spec";
+import { decisionProbability, harnessCallCredit, rescueUpdate } from "@hs/learner-embedded";
+import type { EmbeddedPolicy } from "@hs/policy-embedded";
+import type { PolicyView, TrajectoryStep } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
 import { featureIndex, grammarTuning } from "./features.js";
@@ -77,6 +84,61 @@ describe("a ranked trace's places reach the lines and regions it lists", () => {
       ]);
     expect(rankedOf(ranked.view)).toContainEqual([at, 1]);
     expect(rankedOf(plain.view).every(([, value]) => value === 0)).toBe(true);
+  });
+});
+
+describe("the ranked trace as the policy's own decision under the base harness", () => {
+  const task = viewAfter(fixtureView("exprcalc-8-text"), 0);
+  const prelude = withPrelude(rankedTraceCommand(calls));
+  const command = harnessRankedTraceCommand.replace("{metadata.statementCalls}", calls);
+
+  /** The task view after the policy ran `command` as its first action. */
+  function ranAsFirstAction(output: string): PolicyView {
+    const observation = `<returncode>0</returncode>\n<output>\n${output.trimEnd()}\n</output>`;
+    return {
+      ...task,
+      messages: [
+        ...task.messages,
+        { role: "assistant", content: `THOUGHT: trace\n\n\`\`\`bash\n${command}\n\`\`\`` },
+        { role: "user", content: observation },
+      ],
+    };
+  }
+
+  it("`trace:ranked` writes the ranked-trace prelude's own command, and its output ranks the same lines", () => {
+    const step = grammar.next(task, ["kind:trace", "trace:ranked"]);
+    expect(step.done && step.toolCalls?.[0]?.arguments.command).toBe(command);
+    const plainStep = grammar.next(task, ["kind:trace", "trace:plain"]);
+    expect(plainStep.done && plainStep.toolCalls?.[0]?.arguments.command).toBe(traceStatementCommand(calls));
+    const own = readView(ranAsFirstAction(prelude.output)).ranked;
+    expect(own.size).toBeGreaterThan(3);
+    expect([...own]).toEqual([...readView(prelude.view).ranked]);
+  });
+
+  it("one update on a rescue that had the ranked prelude raises tracing, and tracing ranked, under the base view", async () => {
+    const rescued = {
+      ...{ index: 0, view: prelude.view, action: { content: "", logprob: null }, parsed: [], executed: [] },
+      ...{ feedback: "", events: [], policyMs: 0, environmentMs: 0 },
+    } satisfies TrajectoryStep;
+    const preludeCalls = [
+      {
+        call: { id: "prelude.0", name: "bash", arguments: { command } },
+        result: { content: prelude.output, isError: false, done: false },
+      },
+    ];
+    const { before, after } = await rescueUpdate(
+      grammar,
+      [
+        { view: prelude.view, labels: ["kind:explore"], advantage: 1 },
+        { view: task, labels: ["kind:explore"], advantage: -1 },
+      ],
+      { creditedSteps: (policy) => harnessCallCredit(policy)({ steps: [rescued], preludeCalls }) },
+    );
+    const tracing = (policy: EmbeddedPolicy) => decisionProbability(policy, grammar, task, [], "kind:trace");
+    const ranking = (policy: EmbeddedPolicy) =>
+      decisionProbability(policy, grammar, task, ["kind:trace"], "trace:ranked");
+    expect(tracing(after)).toBeGreaterThan(tracing(before) * 1.05);
+    expect(ranking(after)).toBeGreaterThan(ranking(before) + 0.01);
   });
 });
 

@@ -1,12 +1,13 @@
 import {
   rankedLineCap,
   rankedLinesHeader,
+  rankedTraceCommand,
   readTraceOutput,
   traceStatementCommand,
 } from "@hs/benchmarks-swegym";
-import type { DecisionWalk } from "@hs/grammar-kit";
+import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
 import type { GrammarStep } from "@hs/spec";
-import { bashAction } from "./decision-options.js";
+import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import type { ReadView } from "./read-view.js";
 import type { ViewContext } from "./view-context.js";
@@ -66,11 +67,29 @@ export function traceFit(context: ViewContext): number {
   return context.read.explored && context.read.traceSteps.length === 0 ? 0 : -2;
 }
 
-/** `trace`: runs the statement's calls under a line tracer (the harness's own trace command). */
-export function traceStep(_walk: DecisionWalk, context: ViewContext): GrammarStep {
+/**
+ * `trace`: runs the statement's calls under a line tracer (the harness's own trace command), either
+ * alone (`trace:plain`, every executed line in order) or with the executed lines ranked against the
+ * repository's passing tests (`trace:ranked`, the command of the ranked-trace prelude and follow-up), so
+ * that what a sibling's ranked trace rescued is a decision the policy can make under the base harness.
+ */
+export function traceStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
+  const chosen = walk.take();
+  if (chosen === null)
+    return ask("trace-kind", [
+      option("trace:plain", {}, context),
+      option("trace:ranked", { "trace-ranked": 1 }, context),
+    ]);
+  const calls = JSON.stringify(context.read.terms.expressions);
+  if (labelValue(chosen) === "ranked")
+    return bashAction(
+      context.read,
+      "Let me run the calls the issue shows under a line tracer and rank the lines they run against the repository's tests, to see where to look first.",
+      rankedTraceCommand(calls),
+    );
   return bashAction(
     context.read,
     "Let me run the calls the issue shows under a line tracer, to see which lines of the repository they run.",
-    traceStatementCommand(JSON.stringify(context.read.terms.expressions)),
+    traceStatementCommand(calls),
   );
 }
