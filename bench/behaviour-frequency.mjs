@@ -9,7 +9,9 @@
 //   reply, the doc after a refused call, paging with the token alone after an empty filtered list,
 //   listing the entities after a missing id, retrying after a loop ran for no item, the filter of the
 //   last answer or loop keeping items before complete_task, one condition per field, paging with the
-//   token alone.
+//   token alone;
+// - SWE-Gym (bench/behaviours/swegym-behaviours.mjs, held-out heldout): the ranked trace run by the
+//   policy, a trace before the first probe, the ranked trace after a fruitless probe.
 // The share is over the episodes the behaviour can apply to, so a change in what the policy attempts
 // does not pass for a change in the behaviour. Each kept sibling of DIR/pool.json is listed with the
 // behaviours its harness induces (read from its config). The figures are also written to
@@ -30,6 +32,7 @@ import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { appworldBehaviours } from "./behaviours/appworld-behaviours.mjs";
 import { dbbenchBehaviours } from "./behaviours/dbbench-behaviours.mjs";
+import { swegymBehaviours } from "./behaviours/swegym-behaviours.mjs";
 
 const run = promisify(execFile);
 const { values, positionals } = parseArgs({
@@ -64,7 +67,7 @@ const benchmarkArgs = results?.settings?.benchmarkArgs ??
     "dbbench",
   ];
 const benchmark = benchmarkArgs[benchmarkArgs.indexOf("--bench") + 1];
-const behaviourSets = { dbbench: dbbenchBehaviours, appworld: appworldBehaviours };
+const behaviourSets = { dbbench: dbbenchBehaviours, appworld: appworldBehaviours, swegym: swegymBehaviours };
 const behaviourSet = behaviourSets[benchmark];
 if (behaviourSet === undefined) {
   process.stderr.write(
