@@ -59,12 +59,22 @@ function behaviourLines(file) {
   ];
 }
 
-const { properties, baseRun } = JSON.parse(readFileSync(join(directory, "pool.evolution.json"), "utf8"));
-const lines = [
-  `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
-  "",
-];
-if (properties === null) {
+const evolutionFile = join(directory, "pool.evolution.json");
+const evolution = existsSync(evolutionFile) ? JSON.parse(readFileSync(evolutionFile, "utf8")) : null;
+const { properties, baseRun } = evolution ?? { properties: null, baseRun: null };
+const lines =
+  baseRun === null
+    ? [
+        `${evolutionFile} does not exist (a pool brought into the experiment without its evolution record): locality and complementarity are those of the evolve run that made the pool.`,
+        "",
+      ]
+    : [
+        `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
+        "",
+      ];
+if (evolution === null) {
+  // nothing of evolution to print
+} else if (properties === null) {
   lines.push("No sibling was kept, so there is no rescue matrix, locality or complementarity.", "");
 } else {
   lines.push(
