@@ -72,11 +72,9 @@ const lines =
         `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
         "",
       ];
-if (evolution === null) {
-  // nothing of evolution to print
-} else if (properties === null) {
+if (evolution !== null && properties === null) {
   lines.push("No sibling was kept, so there is no rescue matrix, locality or complementarity.", "");
-} else {
+} else if (properties !== null) {
   lines.push(
     "Rescue of base failures (overall), each sibling against a re-roll of the base harness:",
     ...Object.entries(properties.overall).map(
