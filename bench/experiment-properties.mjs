@@ -61,17 +61,13 @@ function behaviourLines(file) {
 
 const evolutionFile = join(directory, "pool.evolution.json");
 const evolution = existsSync(evolutionFile) ? JSON.parse(readFileSync(evolutionFile, "utf8")) : null;
-const { properties, baseRun } = evolution ?? { properties: null, baseRun: null };
-const lines =
-  baseRun === null
-    ? [
-        `${evolutionFile} does not exist (a pool brought into the experiment without its evolution record): locality and complementarity are those of the evolve run that made the pool.`,
-        "",
-      ]
-    : [
-        `Evolution base run: ${baseRun.successes}/${baseRun.episodes} passed; failure modes ${JSON.stringify(baseRun.modeCounts)}`,
-        "",
-      ];
+const properties = evolution?.properties ?? null;
+const lines = [
+  evolution === null
+    ? `${evolutionFile} does not exist (a pool brought into the experiment without its evolution record): locality and complementarity are those of the evolve run that made the pool.`
+    : `Evolution base run: ${evolution.baseRun.successes}/${evolution.baseRun.episodes} passed; failure modes ${JSON.stringify(evolution.baseRun.modeCounts)}`,
+  "",
+];
 if (evolution !== null && properties === null) {
   lines.push("No sibling was kept, so there is no rescue matrix, locality or complementarity.", "");
 } else if (properties !== null) {
