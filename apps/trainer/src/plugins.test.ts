@@ -77,9 +77,14 @@ describe("benchmark and router packages from outside the repository", () => {
     const trained = await run([
       ...["train", "--bench", bench, "--method", "harness-s", "--pool", pool, "--router", router],
       ...["--budget", "64", "--group-size", "4", "--prompts-per-step", "2", "--out", out],
+      ...["--rescue-gate", "yield"],
     ]);
     expect(trained.code).toBe(0);
     expect(existsSync(join(out, "final", "policy.json"))).toBe(true);
+    const config = JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as {
+      rescue: { gate?: string };
+    };
+    expect(config.rescue.gate).toBe("yield");
     const log = readFileSync(join(root, "router.log"), "utf8").split("\n");
     expect(log[0]).toBe("created");
     expect(log.filter((line) => line.startsWith("routed 4")).length).toBeGreaterThan(0);

@@ -5,10 +5,23 @@ import { describe, expect, it } from "vitest";
 import { formatStatistic } from "./format-statistic.js";
 import { main } from "./main.js";
 import { loadBenchmarkPlugin } from "./plugins.js";
+import { trainStepLine } from "./train-step-line.js";
 
 const tinyBenchmark = join(import.meta.dirname, "__fixtures__", "plugins", "tiny-benchmark");
 
 describe("the step line of hs train", () => {
+  it("says how many rescues the gate held back", () => {
+    const metrics = {
+      ...{ step: 3, rolloutsTotal: 40, reward: 0.25, signalShare: 0.5, rolloutsRescue: 8, wallMs: 12 },
+      learner: { loss: 0.1, gradNorm: 0.2 },
+      rescue: { attempts: 1, successes: 0, gated: 2 },
+    } as unknown as Parameters<typeof trainStepLine>[0];
+    expect(trainStepLine(metrics, 64)).toContain("rescued 0/1 (8 rollouts) held back 2 rescue(s)");
+    expect(trainStepLine({ ...metrics, rescue: { attempts: 1, successes: 1 } }, 64)).not.toContain(
+      "held back",
+    );
+  });
+
   it("shows a small loss and the gradient norm as the metrics hold them, not 0.0000", async () => {
     const root = mkdtempSync(join(tmpdir(), "hs-step-line-"));
     // the tiny benchmark's base harness allows one step, too few to succeed: four steps give the

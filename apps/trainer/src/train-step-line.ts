@@ -6,5 +6,8 @@ export function trainStepLine(metrics: StepMetrics, rolloutBudget: number): stri
   const rescue = metrics.rescue.attempts
     ? ` rescued ${metrics.rescue.successes ?? 0}/${metrics.rescue.attempts} (${metrics.rolloutsRescue} rollouts)`
     : "";
-  return `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${rescue} loss ${formatStatistic(metrics.learner.loss)} grad norm ${formatStatistic(metrics.learner.gradNorm)} (${metrics.wallMs} ms)`;
+  const gated = metrics.rescue.gated
+    ? ` held back ${metrics.rescue.gated} rescue(s): a fresh prompt pays more`
+    : "";
+  return `step ${metrics.step}: rollouts ${metrics.rolloutsTotal}/${rolloutBudget} reward ${metrics.reward.toFixed(3)} signal ${metrics.signalShare.toFixed(2)}${rescue}${gated} loss ${formatStatistic(metrics.learner.loss)} grad norm ${formatStatistic(metrics.learner.gradNorm)} (${metrics.wallMs} ms)`;
 }

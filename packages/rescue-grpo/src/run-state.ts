@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { readJsonFile } from "@hs/harness";
 import { InvalidInputError, type LearnerV1 } from "@hs/spec";
 import { z } from "zod";
+import { rescueYieldsSchema } from "./rescue-gate.js";
 
 /** Where the prompt stream stands (enough to continue the same order). */
 export const promptStreamStateSchema = z.object({
@@ -27,6 +28,8 @@ export const runStateSchema = z.object({
   step: z.number().int().nonnegative(),
   /** Rollouts spent so far. */
   rolloutsTotal: z.number().int().nonnegative(),
+  /** What the rollouts so far bought (base and rescue signal groups); absent in runs saved before it. */
+  yields: rescueYieldsSchema.optional(),
   /** The prompt stream. */
   prompts: promptStreamStateSchema,
   /** Byte sizes of the append-only run files at this point (lines past them are redone on resume). */

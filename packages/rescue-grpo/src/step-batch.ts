@@ -1,13 +1,15 @@
 import { mixSeed } from "@hs/harness";
 import type { Task, Trajectory } from "@hs/spec";
 import { collectGroup, groupAllFailed, groupHasSignal, type RolloutGroup } from "./groups.js";
+import { type RescueYields, rescuePays } from "./rescue-gate.js";
 import type { TrainerContext } from "./trainer.js";
 import type { TrainerConfig } from "./trainer-config.js";
 
-/** Where a run stands: the next step's index and the rollouts spent so far. */
+/** Where a run stands: the next step's index, the rollouts spent so far and what they bought. */
 export interface RunProgress {
   step: number;
   rolloutsTotal: number;
+  yields: RescueYields;
 }
 
 /** What one step collected before its update. */
@@ -73,24 +75,34 @@ async function rescueGroup(
   batch.rolloutsRescue += outcome.rollouts;
   batch.ranTrajectories.push(...(outcome.trajectories ?? []));
   progress.rolloutsTotal += outcome.rollouts;
+  progress.yields.rescueRollouts += outcome.rollouts;
+  if (outcome.group !== null && groupHasSignal(outcome.group)) progress.yields.rescueSignalGroups++;
   for (const [name, value] of Object.entries(outcome.metrics ?? {})) {
     batch.rescueMetrics[name] = (batch.rescueMetrics[name] ?? 0) + value;
   }
   return outcome.group;
 }
 
+/** Whether the config's gate lets an all-fail group be rescued; a group it holds back is counted as `gated`. */
+function gateOpen({ config, progress }: StepInputs, batch: StepBatch): boolean {
+  if (config.rescue.gate !== "yield" || rescuePays(progress.yields, config.rescue.budget)) return true;
+  batch.rescueMetrics.gated = (batch.rescueMetrics.gated ?? 0) + 1;
+  return false;
+}
+
 /**
  * The group a base group is trained as: itself when its rewards differ; else its rescue when a
- * rescuer takes it (all failed); `dapo` drops a group still without signal (null).
+ * rescuer takes it (all failed) and the gate lets it; `dapo` drops a group still without signal (null).
  */
 async function keptGroup(inputs: StepInputs, batch: StepBatch, group: RolloutGroup) {
   if (groupHasSignal(group)) {
     batch.baseWithSignal++;
+    inputs.progress.yields.baseSignalGroups++;
     return group;
   }
   let kept: RolloutGroup = group;
   const { rescue } = inputs.context;
-  if (rescue !== undefined && groupAllFailed(group))
+  if (rescue !== undefined && groupAllFailed(group) && gateOpen(inputs, batch))
     kept = (await rescueGroup(inputs, rescue, batch, group)) ?? group;
   return inputs.config.method === "dapo" && !groupHasSignal(kept) ? null : kept;
 }
@@ -116,6 +128,7 @@ export async function collectStepBatch(inputs: StepInputs): Promise<StepBatch> {
     batch.ranTrajectories.push(...group.trajectories);
     batch.rolloutsBase += config.groupSize;
     progress.rolloutsTotal += config.groupSize;
+    progress.yields.baseRollouts += config.groupSize;
     for (const trajectory of group.trajectories) {
       batch.baseRewards.push(trajectory.reward);
       batch.baseSuccesses.push(trajectory.success ? 1 : 0);

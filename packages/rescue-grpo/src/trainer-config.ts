@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { advantageMethods } from "./advantages.js";
 import { lossAggregations } from "./aggregation.js";
+import { rescueGates } from "./rescue-gate.js";
 
 /**
  * Ways of filling a training batch, all in one code path at equal rollout budget:
@@ -73,6 +74,11 @@ export const trainerConfigSchema = z.object({
      * recovers them (harness-call credit; the context's `creditHarnessCalls`). Absent: off.
      */
     creditHarnessCalls: z.boolean().optional(),
+    /**
+     * When an all-fail group is rescued: `always`, or `yield` (only while the run's rescues have bought
+     * signal groups a rollout at least as cheaply as its fresh prompts, `rescuePays`). Absent: always.
+     */
+    gate: z.enum(rescueGates).optional(),
   }),
 });
 /** Configuration of a GRPO training run. */

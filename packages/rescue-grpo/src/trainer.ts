@@ -16,6 +16,7 @@ import type {
 } from "@hs/spec";
 import { InvalidInputError } from "@hs/spec";
 import { groupHasSignal, groupRewards, groupSamples, type RolloutGroup } from "./groups.js";
+import { noYields } from "./rescue-gate.js";
 import { fileSize, loadRunState, type PromptStreamState, type RunState, saveRunState } from "./run-state.js";
 import { collectStepBatch, type RunProgress, type StepBatch } from "./step-batch.js";
 import { rescueMethods, type TrainerConfig, trainerConfigSchema } from "./trainer-config.js";
@@ -285,11 +286,11 @@ async function startOrResume(
   if (saved === null) {
     await writeFile(files.metrics, "");
     await writeFile(files.trajectories, "");
-    return { step: 0, rolloutsTotal: 0, saved };
+    return { step: 0, rolloutsTotal: 0, yields: noYields(), saved };
   }
   prompts.restore(saved.prompts);
   context.restoreExtra?.(saved.extra);
-  return { step: saved.step, rolloutsTotal: saved.rolloutsTotal, saved };
+  return { step: saved.step, rolloutsTotal: saved.rolloutsTotal, yields: saved.yields ?? noYields(), saved };
 }
 
 /** The metrics line of the step just updated (`run.step` is still its index). */
@@ -333,6 +334,7 @@ async function checkpointStep(
     {
       step: run.step,
       rolloutsTotal: run.rolloutsTotal,
+      yields: { ...run.yields },
       prompts: prompts.snapshot(),
       fileSizes: {
         "metrics.jsonl": await fileSize(files.metrics),

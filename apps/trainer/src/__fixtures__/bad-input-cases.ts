@@ -161,6 +161,12 @@ export const badInputCases: BadInputCase[] = [
     message: /--method must be one of grpo, dapo, harness-s/,
   },
   {
+    name: "unknown-rescue-gate",
+    args: trainWith("--method", "grpo", "--rescue-gate", "sometimes"),
+    code: 2,
+    message: /--rescue-gate: "sometimes" is not one of always, yield/,
+  },
+  {
     name: "route-k-zero",
     args: [...route, "--k", "0"],
     code: 2,

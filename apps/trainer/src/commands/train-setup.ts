@@ -1,6 +1,12 @@
 import { resolve } from "node:path";
 import { readProfileSet } from "@hs/profiles";
-import { defaultTrainerConfig, samplingMethods, type TrainerConfig } from "@hs/rescue-grpo";
+import {
+  defaultTrainerConfig,
+  type RescueGate,
+  rescueGates,
+  samplingMethods,
+  type TrainerConfig,
+} from "@hs/rescue-grpo";
 import { checkStepBudget, numberArgument } from "../arguments.js";
 import { loadTaskSet, openBenchmark, resolveHarness, trainSplitOf } from "../benchmark-selection.js";
 import { chatOptions, type PolicyBackend, policyBackendOf } from "../chat-policy-stack.js";
@@ -84,8 +90,18 @@ function trainerConfigOf(
       keepBaseNegative: args.values["no-negative"] !== true,
       reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
       ...(args.values["credit-harness-calls"] === true ? { creditHarnessCalls: true } : {}),
+      ...rescueGateOf(args),
     },
   };
+}
+
+/** `--rescue-gate`, set in the config only when given (a run without it keeps its config.json). */
+function rescueGateOf(args: CommandArguments): { gate?: RescueGate } {
+  const gate = stringOption(args, "rescue-gate");
+  if (gate === undefined) return {};
+  if (!(rescueGates as readonly string[]).includes(gate))
+    throw new UsageError(`--rescue-gate: "${gate}" is not one of ${rescueGates.join(", ")}`);
+  return { gate: gate as RescueGate };
 }
 
 async function profileSetOf(

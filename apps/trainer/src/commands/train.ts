@@ -55,6 +55,13 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     "allow-profile-mismatch": sharedOption("allow-profile-mismatch", {
       description: "drop (with a warning) profiles of harnesses not in the pool instead of refusing them",
     }),
+    "rescue-gate": {
+      type: "string",
+      value: "G",
+      description:
+        "always (every all-fail group is rescued) or yield (only while the run's rescues have bought groups with signal at least as cheaply a rollout as its fresh prompts; the untried rescue counted as one success)",
+      defaultNote: "always",
+    },
     "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
     "credit-harness-calls": {
       type: "boolean",
