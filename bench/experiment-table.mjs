@@ -2,7 +2,9 @@
 // sample sd, Welch t of harness-s against each baseline), the untrained policy, Rank-1, the benchmark's
 // own metrics, and the share of groups with signal. Each `--arm NAME=DIR` adds, on the first held-out split
 // (H), a method trained outside the quickstart: DIR/seed-S/eval-H.json (`hs eval --split H --json`) per seed,
-// compared with GRPO, DAPO and Harness-S, with the harness-call steps its rescues credited.
+// compared with GRPO, DAPO and Harness-S. For the quickstart's Harness-S runs and each arm, per seed: the
+// rescues, their rollouts, the groups they saved, the rescues the gate held back and the harness-call
+// steps credited.
 //
 //   node bench/experiment-table.mjs runs/quickstart-swegym
 //   node bench/experiment-table.mjs runs/exp-credit --arm harness-s-credit=runs/exp-credit/runs/harness-s-credit
@@ -31,18 +33,33 @@ const fail = (message) => {
 };
 const readRunFile = (file, writer) =>
   existsSync(file) ? readFileSync(file, "utf8") : fail(`${file}: missing (${writer} writes it)`);
-const creditedStepsOf = (file) =>
-  readRunFile(file, "hs train")
-    .split("\n")
-    .reduce((sum, line, index) => {
-      if (line.trim() === "") return sum;
-      try {
-        return sum + (JSON.parse(line).rescue?.creditedSteps ?? 0);
-      } catch {
-        return fail(`${file}:${index + 1}: not a JSON line`);
-      }
-    }, 0);
-const creditedSteps = {};
+// the step counters of a run's metrics.jsonl summed over its steps: rescues, their rollouts, groups
+// saved, rescues the gate held back, harness-call steps credited
+const rescueCountsOf = (file) => {
+  const counts = { attempts: 0, rollouts: 0, saved: 0, gated: 0, credited: 0 };
+  for (const [index, line] of readRunFile(file, "hs train").split("\n").entries()) {
+    if (line.trim() === "") continue;
+    let step;
+    try {
+      step = JSON.parse(line);
+    } catch {
+      fail(`${file}:${index + 1}: not a JSON line`);
+    }
+    const rescue = step.rescue ?? {};
+    counts.attempts += rescue.attempts ?? 0;
+    counts.rollouts += step.rolloutsRescue ?? 0;
+    counts.saved += rescue.successes ?? 0;
+    counts.gated += rescue.gated ?? 0;
+    counts.credited += rescue.creditedSteps ?? 0;
+  }
+  return counts;
+};
+const rescueCounts = {};
+const quickstartRescue = join(directory, "runs", "harness-s");
+if (existsSync(quickstartRescue))
+  rescueCounts["harness-s"] = results.seeds.map((seed) =>
+    rescueCountsOf(join(quickstartRescue, `seed-${seed}`, "metrics.jsonl")),
+  );
 for (const arm of arms) {
   const runs = results.seeds.map((seed) => join(arm.directory, `seed-${seed}`));
   results.heldout_by_split[armSplit] = {
@@ -53,7 +70,7 @@ for (const arm of arms) {
           .success,
     ),
   };
-  creditedSteps[arm.name] = runs.map((run) => creditedStepsOf(join(run, "metrics.jsonl")));
+  rescueCounts[arm.name] = runs.map((run) => rescueCountsOf(join(run, "metrics.jsonl")));
 }
 
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -132,8 +149,8 @@ process.stdout.write(
     "",
     `rollouts spent: ${rollouts.join("; ")}`,
     "",
-    ...Object.entries(creditedSteps).flatMap(([name, values]) => [
-      `${name}: harness-call steps credited ${values.join(", ")}`,
+    ...Object.entries(rescueCounts).flatMap(([name, perSeed]) => [
+      `${name}, per seed: rescues ${perSeed.map((counts) => counts.attempts).join(", ")}; their rollouts ${perSeed.map((counts) => counts.rollouts).join(", ")}; groups saved ${perSeed.map((counts) => counts.saved).join(", ")}; held back by the gate ${perSeed.map((counts) => counts.gated).join(", ")}; harness-call steps credited ${perSeed.map((counts) => counts.credited).join(", ")}`,
       "",
     ]),
   ].join("\n"),

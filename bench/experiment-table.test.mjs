@@ -27,17 +27,39 @@ for (const [seed, success, credited] of [
 ]) {
   mkdirSync(join(arm, `seed-${seed}`), { recursive: true });
   writeFileSync(join(arm, `seed-${seed}`, "eval-test.json"), JSON.stringify({ success }));
-  const lines = credited.map((steps, step) => JSON.stringify({ step, rescue: { creditedSteps: steps } }));
+  const lines = credited.map((steps, step) =>
+    JSON.stringify({
+      step,
+      rolloutsRescue: 8,
+      rescue: { attempts: 1, successes: step, gated: seed, creditedSteps: steps },
+    }),
+  );
   writeFileSync(join(arm, `seed-${seed}`, "metrics.jsonl"), `${lines.join("\n")}\n`);
 }
 
-it("adds an arm's test figures per seed, compares it with GRPO and Harness-S, and sums its credited steps", () => {
+for (const seed of [1, 2]) {
+  const run = join(directory, "runs", "harness-s", `seed-${seed}`);
+  mkdirSync(run, { recursive: true });
+  writeFileSync(
+    join(run, "metrics.jsonl"),
+    `${JSON.stringify({ step: 0, rolloutsRescue: 8 * seed, rescue: { attempts: seed } })}\n`,
+  );
+}
+
+it("adds an arm's test figures per seed, compares it with GRPO and Harness-S, and sums its rescue counters", () => {
   const { stdout, status } = table("--arm", `credit=${arm}`);
   assert.equal(status, 0);
   assert.match(stdout, /\| credit \| 0\.300 \| 0\.400 \| 0\.350 \| 0\.071 \|/);
   assert.match(stdout, /credit - grpo: 0\.200 \(Welch t 2\.83\)/);
   assert.match(stdout, /credit - harness-s: 0\.250 \(Welch t 5\.00\)/);
-  assert.match(stdout, /credit: harness-call steps credited 5, 0/);
+  assert.match(
+    stdout,
+    /harness-s, per seed: rescues 1, 2; their rollouts 8, 16; groups saved 0, 0; held back by the gate 0, 0/,
+  );
+  assert.match(
+    stdout,
+    /credit, per seed: rescues 2, 1; their rollouts 16, 8; groups saved 1, 0; held back by the gate 2, 2; harness-call steps credited 5, 0/,
+  );
 });
 
 it("names the missing evaluation of an arm and exits 1", () => {
