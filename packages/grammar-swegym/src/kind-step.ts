@@ -1,4 +1,5 @@
 import type { DecisionOption, GrammarStep } from "@hs/spec";
+import { submitCommand } from "./commands.js";
 import { ask, option } from "./decision-options.js";
 import { type ActionKind, actionKinds, type FeatureName, grammarTuning } from "./features.js";
 import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";
@@ -67,9 +68,20 @@ function editFit(context: ViewContext): number {
   return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
 }
 
+/**
+ * Steps since the latest submission a check held back (the harness ran its calls after it), else since
+ * the start: what the check showed is worked on before submitting is pressed for again.
+ */
+function stepsSinceHeldSubmission(context: ViewContext): number {
+  const { steps } = context.read;
+  const held = steps.findLastIndex(
+    (step) => (step.command === submitCommand || step.command === "submit") && step.harness !== undefined,
+  );
+  return steps.length - (held + 1);
+}
+
 function submitFit(context: ViewContext): number {
-  const steps = context.read.steps.length;
-  const pressure = Math.max(0, steps - grammarTuning.submitPressureSteps);
+  const pressure = Math.max(0, stepsSinceHeldSubmission(context) - grammarTuning.submitPressureSteps);
   // an edit the latest test run or traceback shows has not fixed the failure is reverted, not submitted
   if (context.evidence === "failing") return -2;
   if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
