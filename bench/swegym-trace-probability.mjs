@@ -1,0 +1,92 @@
+// How likely each trained SWE-Gym policy is to run the ranked trace under the base harness: at the first
+// view of each train task (from one run's base-harness trajectories) where the grammar offers
+// `kind:trace`, the probability of `kind:trace` and of `trace:ranked` after it, for the untrained policy
+// and each method's final weights, every seed of one `hs quickstart` experiment (and `--arm NAME=DIR`
+// runs beside it). Prints the mean over views per policy and seed. It reads views the base harness showed
+// the policy, never a task record.
+//
+//   pnpm build && node bench/swegym-trace-probability.mjs runs/exp-swegym-3 [--methods grpo,harness-s] \
+//     [--arm harness-s-credit=runs/exp-swegym-3/runs/harness-s-credit] [--views-from grpo/seed-1]
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { grammarPlugin } from "../packages/grammar-swegym/dist/index.js";
+import { decisionProbability } from "../packages/learner-embedded/dist/index.js";
+import { createEmbeddedPolicy, readPolicyConfig } from "../packages/policy-embedded/dist/index.js";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    methods: { type: "string", default: "grpo,harness-s" },
+    arm: { type: "string", multiple: true, default: [] },
+    "views-from": { type: "string", default: "grpo/seed-1" },
+  },
+});
+const [experiment] = positionals;
+if (experiment === undefined || !existsSync(join(experiment, "results.json"))) {
+  process.stderr.write(
+    "usage: node bench/swegym-trace-probability.mjs EXPERIMENT_DIR (a finished hs quickstart)\n",
+  );
+  process.exit(2);
+}
+const results = JSON.parse(readFileSync(join(experiment, "results.json"), "utf8"));
+const grammar = grammarPlugin.createGrammar();
+
+/** The first view of each task's first base-harness trajectory that offers `kind:trace`. */
+function traceViews(file) {
+  const views = new Map();
+  for (const [index, line] of readFileSync(file, "utf8").split("\n").entries()) {
+    if (line.trim() === "") continue;
+    let trajectory;
+    try {
+      trajectory = JSON.parse(line);
+    } catch {
+      throw new Error(`${file}:${index + 1}: not a JSON line`);
+    }
+    if (views.has(trajectory.taskId) || trajectory.harnessId.startsWith("sibling-")) continue;
+    const step = trajectory.steps.find(({ view }) => {
+      const next = grammar.next(view, []);
+      return !next.done && next.decision.options.some((option) => option.label === "kind:trace");
+    });
+    if (step !== undefined) views.set(trajectory.taskId, step.view);
+  }
+  return [...views.values()];
+}
+
+async function policyOf(seed, directory) {
+  if (directory === undefined) return createEmbeddedPolicy({ grammar, seed });
+  const weights = join(directory, "final");
+  const config = await readPolicyConfig(weights);
+  const policy = await createEmbeddedPolicy({ grammar, ...config });
+  await policy.load(weights);
+  return policy;
+}
+
+const views = traceViews(join(experiment, "runs", values["views-from"], "trajectories.jsonl"));
+const mean = (list) => list.reduce((sum, value) => sum + value, 0) / Math.max(1, list.length);
+const sources = [
+  ["untrained", () => undefined],
+  ...values.methods
+    .split(",")
+    .map((method) => [method, (seed) => join(experiment, "runs", method, `seed-${seed}`)]),
+  ...values.arm.map((argument) => {
+    const [name, directory] = argument.split("=");
+    return [name, (seed) => join(directory, `seed-${seed}`)];
+  }),
+];
+process.stdout.write(
+  `${views.length} train views offering kind:trace (from runs/${values["views-from"]})\n\n| policy | seed | P(kind:trace) | P(trace:ranked \\| trace) |\n| --- | --- | --- | --- |\n`,
+);
+for (const [name, directoryOf] of sources) {
+  for (const seed of results.seeds) {
+    const policy = await policyOf(seed, directoryOf(seed));
+    const trace = views.map((view) => decisionProbability(policy, grammar, view, [], "kind:trace"));
+    const ranked = views.map((view) =>
+      decisionProbability(policy, grammar, view, ["kind:trace"], "trace:ranked"),
+    );
+    process.stdout.write(
+      `| ${name} | ${seed} | ${mean(trace).toExponential(2)} | ${mean(ranked).toFixed(4)} |\n`,
+    );
+    policy.dispose();
+  }
+}
