@@ -1,9 +1,10 @@
-// How likely each trained SWE-Gym policy is to run the ranked trace under the base harness: at the first
-// view of each train task (from one run's base-harness trajectories) where the grammar offers
-// `kind:trace`, the probability of `kind:trace` and of `trace:ranked` after it, for the untrained policy
-// and each method's final weights, every seed of one `hs quickstart` experiment (and `--arm NAME=DIR`
-// runs beside it). Prints the mean over views per policy and seed. It reads views the base harness showed
-// the policy, never a task record.
+// How likely each trained SWE-Gym policy is to run the ranked trace under the base harness: over the
+// views of each train task's first base-harness trajectory (from one run's trajectories) where the grammar
+// offers `kind:trace`, the probability of `kind:trace` at the first such view and its largest over the
+// episode, and of `trace:ranked` after it at the first, for the untrained policy and each method's final
+// weights, every seed of one `hs quickstart` experiment (and `--arm NAME=DIR` runs beside it). Prints
+// means over tasks per policy and seed. It reads views the base harness showed the policy, never a task
+// record.
 //
 //   pnpm build && node bench/swegym-trace-probability.mjs runs/exp-swegym-3 [--methods grpo,harness-s] \
 //     [--arm harness-s-credit=runs/exp-swegym-3/runs/harness-s-credit] [--views-from grpo/seed-1]
@@ -32,7 +33,7 @@ if (experiment === undefined || !existsSync(join(experiment, "results.json"))) {
 const results = JSON.parse(readFileSync(join(experiment, "results.json"), "utf8"));
 const grammar = grammarPlugin.createGrammar();
 
-/** The first view of each task's first base-harness trajectory that offers `kind:trace`. */
+/** The views of each task's first base-harness trajectory that offer `kind:trace`, by task. */
 function traceViews(file) {
   const views = new Map();
   for (const [index, line] of readFileSync(file, "utf8").split("\n").entries()) {
@@ -44,11 +45,13 @@ function traceViews(file) {
       throw new Error(`${file}:${index + 1}: not a JSON line`);
     }
     if (views.has(trajectory.taskId) || trajectory.harnessId.startsWith("sibling-")) continue;
-    const step = trajectory.steps.find(({ view }) => {
-      const next = grammar.next(view, []);
-      return !next.done && next.decision.options.some((option) => option.label === "kind:trace");
-    });
-    if (step !== undefined) views.set(trajectory.taskId, step.view);
+    const offering = trajectory.steps
+      .map(({ view }) => view)
+      .filter((view) => {
+        const next = grammar.next(view, []);
+        return !next.done && next.decision.options.some((option) => option.label === "kind:trace");
+      });
+    if (offering.length > 0) views.set(trajectory.taskId, offering);
   }
   return [...views.values()];
 }
@@ -62,7 +65,7 @@ async function policyOf(seed, directory) {
   return policy;
 }
 
-const views = traceViews(join(experiment, "runs", values["views-from"], "trajectories.jsonl"));
+const episodes = traceViews(join(experiment, "runs", values["views-from"], "trajectories.jsonl"));
 const mean = (list) => list.reduce((sum, value) => sum + value, 0) / Math.max(1, list.length);
 const sources = [
   ["untrained", () => undefined],
@@ -75,17 +78,18 @@ const sources = [
   }),
 ];
 process.stdout.write(
-  `${views.length} train views offering kind:trace (from runs/${values["views-from"]})\n\n| policy | seed | P(kind:trace) | P(trace:ranked \\| trace) |\n| --- | --- | --- | --- |\n`,
+  `${episodes.length} train episodes with views offering kind:trace (${episodes.flat().length} views; from runs/${values["views-from"]})\n\n| policy | seed | P(kind:trace), first view | P(kind:trace), largest in the episode | P(trace:ranked \\| trace), first view |\n| --- | --- | --- | --- | --- |\n`,
 );
 for (const [name, directoryOf] of sources) {
   for (const seed of results.seeds) {
     const policy = await policyOf(seed, directoryOf(seed));
-    const trace = views.map((view) => decisionProbability(policy, grammar, view, [], "kind:trace"));
-    const ranked = views.map((view) =>
-      decisionProbability(policy, grammar, view, ["kind:trace"], "trace:ranked"),
-    );
+    const probability = (view, chosen, label) => decisionProbability(policy, grammar, view, chosen, label);
+    const trace = episodes.map((views) => views.map((view) => probability(view, [], "kind:trace")));
+    const ranked = episodes.map((views) => probability(views[0], ["kind:trace"], "trace:ranked"));
+    const first = mean(trace.map((list) => list[0]));
+    const largest = mean(trace.map((list) => Math.max(...list)));
     process.stdout.write(
-      `| ${name} | ${seed} | ${mean(trace).toExponential(2)} | ${mean(ranked).toFixed(4)} |\n`,
+      `| ${name} | ${seed} | ${first.toExponential(2)} | ${largest.toExponential(2)} | ${mean(ranked).toFixed(4)} |\n`,
     );
     policy.dispose();
   }
