@@ -10,7 +10,7 @@ import {
 } from "@hs/benchmarks-swegym";
 import { renderHarnessCall } from "@hs/harness";
 import { decisionProbability, harnessCallCredit, rescueUpdate } from "@hs/learner-embedded";
-import type { EmbeddedPolicy } from "@hs/policy-embedded";
+import { createEmbeddedPolicy, type EmbeddedPolicy } from "@hs/policy-embedded";
 import type { PolicyView, TrajectoryStep } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixtureView, viewAfter } from "./__fixtures__/views.js";
@@ -139,6 +139,23 @@ describe("the ranked trace as the policy's own decision under the base harness",
       decisionProbability(policy, grammar, task, ["kind:trace"], "trace:ranked");
     expect(tracing(after)).toBeGreaterThan(tracing(before) * 1.05);
     expect(ranking(after)).toBeGreaterThan(ranking(before) + 0.01);
+  });
+});
+
+describe("the trace within training's reach", () => {
+  it("after the listing the untrained policy traces now and then (1-10%), and its first choice stays the designer's next step", async () => {
+    const policy = await createEmbeddedPolicy({ grammar, seed: 0 });
+    const tracing = decisionProbability(policy, grammar, listed, [], "kind:trace");
+    const step = grammar.next(listed, []);
+    if (step.done) throw new Error("no decision");
+    const probabilities = step.decision.options.map((option) =>
+      decisionProbability(policy, grammar, listed, [], option.label),
+    );
+    const greedy = step.decision.options[probabilities.indexOf(Math.max(...probabilities))]?.label;
+    policy.dispose();
+    expect(tracing).toBeGreaterThan(0.01);
+    expect(tracing).toBeLessThan(0.1);
+    expect(greedy).not.toBe("kind:trace");
   });
 });
 

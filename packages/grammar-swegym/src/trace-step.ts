@@ -61,10 +61,11 @@ export function traceAvailable(context: ViewContext): boolean {
 
 /**
  * The grammar's fit of `trace`: low, so the untrained policy keeps its order of work under the base
- * harness (list, search, show, probe); a trained policy may learn to trace first.
+ * harness (list, search, show, probe), but not so low that training never meets it (1 once listed: a
+ * trace in a few percent of episodes; at 0, about one in 10,000).
  */
 export function traceFit(context: ViewContext): number {
-  return context.read.explored && context.read.traceSteps.length === 0 ? 0 : -2;
+  return context.read.explored && context.read.traceSteps.length === 0 ? 1 : -2;
 }
 
 /**
