@@ -119,9 +119,16 @@ describe("benchmark and router packages from outside the repository", () => {
     const result = await run([
       ...["quickstart", "--bench", bench, "--max-digit", "9", "--methods", "grpo,harness-s"],
       ...["--prompts-per-step", "2", "--workers", "2", "--out", out, "--json", "--serve"],
-      ...["--router", router],
+      ...["--router", router, "--rescue-gate", "yield"],
     ]);
     expect(result.code, result.stderr).toBe(0);
+    const gateOf = (method: string) =>
+      (
+        JSON.parse(readFileSync(join(out, "runs", method, "seed-1", "config.json"), "utf8")) as {
+          rescue: { gate?: string };
+        }
+      ).rescue.gate;
+    expect([gateOf("grpo"), gateOf("harness-s")]).toEqual([undefined, "yield"]);
     // the router plugin was created in each harness-s training run and Rank-1 evaluation (2 seeds each)
     expect(routerCreations() - creationsBefore).toBe(4);
     // --serve prints the live dashboard's address
@@ -130,6 +137,7 @@ describe("benchmark and router packages from outside the repository", () => {
     expect(results).toMatchObject({ heldout_splits: ["test"], seeds: [1, 2] });
     expect(results.settings).toMatchObject({
       budget: 32,
+      rescueGate: "yield",
       stageFlags: {
         evolve: ["--rollouts", "2"],
         profile: ["--rollouts", "2"],

@@ -103,6 +103,18 @@ export const sharedOptions = {
     description: "harness-s re-anchors its profiles every N steps (0: never)",
     number: nonNegative,
   },
+  "rescue-gate": {
+    type: "string",
+    value: "G",
+    description:
+      "always (every all-fail group is rescued) or yield (only while the run's rescues have bought groups with signal at least as cheaply a rollout as its fresh prompts; the untried rescue counted as one success)",
+    defaultNote: "always",
+  },
+  "credit-harness-calls": {
+    type: "boolean",
+    description:
+      "train a rescued trajectory's harness calls (AppWorld: a doc read, an API list, a login; DBBench: a column's distinct values, a preview, a change's read-back; SWE-Gym: a test run, a trace, a frame's lines) as the policy's own decisions under the view without them (embedded policy)",
+  },
   port: {
     type: "string",
     value: "P",

@@ -217,6 +217,12 @@ export const badInputCases: BadInputCase[] = [
     message: /--methods: "ppo" is not a method; expected a comma-separated list of grpo/,
   },
   {
+    name: "quickstart-unknown-rescue-gate",
+    args: ["quickstart", "--rescue-gate", "often", "--splits", "dev", "--out", "@W/qs"],
+    code: 2,
+    message: /--rescue-gate: "often" is not one of always, yield/,
+  },
+  {
     name: "quickstart-zero-seeds",
     args: ["quickstart", "--seeds", "0", "--out", "@W/qs"],
     code: 2,

@@ -12,7 +12,7 @@ export const experimentSettingsFileName = "quickstart-inputs.json";
 
 /**
  * The settings that shape an experiment's stage outputs, by the option that sets them: the benchmark
- * and its options, what evolve and profile run on, the training budget and the router. Seeds, methods, held-out
+ * and its options, what evolve and profile run on, the training budget, the router and the rescue settings. Seeds, methods, held-out
  * splits and workers are left out: changing them adds or skips runs without changing a kept one.
  */
 export function experimentFingerprint(settings: QuickstartSettings): RunFingerprint {
@@ -22,6 +22,8 @@ export function experimentFingerprint(settings: QuickstartSettings): RunFingerpr
     "--budget": String(settings.budget),
     "--reanchor-every": String(settings.reanchorEvery),
     ...(settings.router === undefined ? {} : { "--router": settings.router }),
+    ...(settings.rescueGate === undefined ? {} : { "--rescue-gate": settings.rescueGate }),
+    ...(settings.creditHarnessCalls === true ? { "--credit-harness-calls": "given" } : {}),
   };
   for (const [stage, flags] of Object.entries(settings.stageFlags ?? {})) {
     for (let index = 0; index + 1 < flags.length; index += 2)

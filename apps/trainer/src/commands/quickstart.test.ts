@@ -73,6 +73,35 @@ describe("quickstartPlan", () => {
     expect(Object.keys(experimentFingerprint(settings))).not.toContain("--router");
   });
 
+  it("passes --rescue-gate and --credit-harness-calls to the rescue methods' training runs only, and records them", () => {
+    const parsed = parseWithTable(quickstartCommand, ["--rescue-gate", "yield", "--credit-harness-calls"]);
+    expect([parsed.values["rescue-gate"], parsed.values["credit-harness-calls"]]).toEqual(["yield", true]);
+    const given = { ...settings, methods: ["grpo", "harness-s", "random-rescue"], seeds: [1] };
+    const plan = quickstartPlan({ ...given, rescueGate: "yield", creditHarnessCalls: true });
+    const rescueOf = (job: { args: string[] }) => [
+      job.args.includes("--credit-harness-calls"),
+      job.args[job.args.indexOf("--rescue-gate") + 1],
+    ];
+    expect(plan.train.map(rescueOf)).toEqual([
+      [false, "train"],
+      [true, "yield"],
+      [true, "yield"],
+    ]);
+    expect(
+      [plan.evolve, plan.profile, ...plan.evaluate, ...plan.rankOne].some((job) =>
+        job.args.includes("--rescue-gate"),
+      ),
+    ).toBe(false);
+    expect(experimentFingerprint({ ...given, rescueGate: "yield", creditHarnessCalls: true })).toMatchObject({
+      "--rescue-gate": "yield",
+      "--credit-harness-calls": "given",
+    });
+    expect(Object.keys(experimentFingerprint(given))).not.toContain("--rescue-gate");
+    expect(quickstartPlan(given).train.some((job) => job.args.includes("--credit-harness-calls"))).toBe(
+      false,
+    );
+  });
+
   it("evaluates every trained and untrained policy on every held-out split, each into its own file", () => {
     const plan = quickstartPlan(settings);
     expect(plan.evaluate).toHaveLength(3 * 2 * 2);

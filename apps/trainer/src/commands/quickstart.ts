@@ -6,7 +6,7 @@ import { startDashboard } from "@hs/dashboard";
 import { evolveDefaults } from "@hs/evolution";
 import { defaultProfileRollouts } from "@hs/profiles";
 import { writeReport } from "@hs/report";
-import { defaultTrainerConfig, rescueMethods, samplingMethods } from "@hs/rescue-grpo";
+import { defaultTrainerConfig, type RescueGate, rescueMethods, samplingMethods } from "@hs/rescue-grpo";
 import type { MainJobDefaultsV1 } from "@hs/spec";
 import { checkStepBudget, numberArgument } from "../arguments.js";
 import { writeFileAtomic } from "../atomic-file.js";
@@ -32,6 +32,7 @@ import {
   recordExperimentSettings,
 } from "./quickstart-inputs.js";
 import { collectResults, isCompleteEvaluation } from "./quickstart-results.js";
+import { rescueGateOf } from "./train-setup.js";
 
 /** Settings of the main job; each maps to a flag. */
 export interface QuickstartSettings {
@@ -59,6 +60,10 @@ export interface QuickstartSettings {
   stageFlags?: Partial<Record<"evolve" | "profile" | "train", string[]>>;
   /** `--redis URL`: evolve, profile and train run their episodes on the workers of this queue. */
   redis?: string;
+  /** `--rescue-gate` of the rescue methods' training runs (absent: theirs, `always`). */
+  rescueGate?: Exclude<RescueGate, "always">;
+  /** `--credit-harness-calls` on the rescue methods' training runs. */
+  creditHarnessCalls?: boolean;
 }
 
 /** Quickstart options passed on unchanged to the stages that take them, with their main-job default. */
@@ -103,6 +108,15 @@ export interface EvalJob extends CliJob {
 /** `--router SPEC` when one was given. */
 function routerArguments(settings: QuickstartSettings): string[] {
   return settings.router === undefined ? [] : ["--router", settings.router];
+}
+
+/** The rescue settings of a rescue method's training run, as `hs train` flags. */
+function rescueArguments(settings: QuickstartSettings, paths: QuickstartPaths): string[] {
+  return [
+    ...["--pool", paths.pool, "--profiles", paths.profiles],
+    ...(settings.rescueGate === undefined ? [] : ["--rescue-gate", settings.rescueGate]),
+    ...(settings.creditHarnessCalls === true ? ["--credit-harness-calls"] : []),
+  ];
 }
 
 /** Where the main job keeps each stage's output and log. */
@@ -192,9 +206,7 @@ function trainJob(
       String(settings.budget),
       "--out",
       paths.run(method, seed),
-      ...((rescueMethods as readonly string[]).includes(method)
-        ? ["--pool", paths.pool, "--profiles", paths.profiles]
-        : []),
+      ...((rescueMethods as readonly string[]).includes(method) ? rescueArguments(settings, paths) : []),
       ...(method === "harness-s" ? ["--reanchor-every", String(settings.reanchorEvery)] : []),
       ...(method === "harness-s" ? routerArguments(settings) : []),
       ...(settings.stageFlags?.train ?? []),
@@ -379,6 +391,14 @@ The stages' progress lines are passed through (at most one per stage every ${pro
       number: { kind: "integer", min: 1 },
     },
     "reanchor-every": sharedOption("reanchor-every", { default: 4 }),
+    "rescue-gate": sharedOption("rescue-gate", {
+      description:
+        "the rescue methods' gate: always (every all-fail group is rescued) or yield (only while a run's rescues buy groups with signal at least as cheaply a rollout as its fresh prompts)",
+    }),
+    "credit-harness-calls": sharedOption("credit-harness-calls", {
+      description:
+        "the rescue methods' runs train a rescued trajectory's harness calls as the policy's own decisions under the base view (hs train --credit-harness-calls)",
+    }),
     router: sharedOption("router", {
       description: `the router of the harness-s training runs and of Rank-1: ${routerOptionUsage}`,
     }),
@@ -440,6 +460,7 @@ smaller jobs, their episodes run real test suites and Python); a value given her
       heldoutSplits: await heldoutSplitsOf(args),
       stageFlags: stageFlagsOf(args, defaults),
       ...(stringOption(args, "redis") === undefined ? {} : { redis: stringOption(args, "redis") as string }),
+      ...rescueSettingsOf(args),
     };
     const router = stringOption(args, "router");
     if (router !== undefined) {
@@ -479,6 +500,17 @@ smaller jobs, their episodes run real test suites and Python); a value given her
     return 0;
   },
 };
+
+/** `--rescue-gate` (checked before any stage runs; `always`, the default, is left out) and `--credit-harness-calls`. */
+function rescueSettingsOf(
+  args: CommandArguments,
+): Pick<QuickstartSettings, "rescueGate" | "creditHarnessCalls"> {
+  const { gate } = rescueGateOf(args);
+  return {
+    ...(gate === undefined || gate === "always" ? {} : { rescueGate: gate }),
+    ...(args.values["credit-harness-calls"] === true ? { creditHarnessCalls: true } : {}),
+  };
+}
 
 /** Refuses, before any stage runs, a `--router` that names no built-in router nor a loadable router plugin. */
 async function checkRouter(spec: string): Promise<void> {

@@ -96,7 +96,7 @@ function trainerConfigOf(
 }
 
 /** `--rescue-gate`, set in the config only when given (a run without it keeps its config.json). */
-function rescueGateOf(args: CommandArguments): { gate?: RescueGate } {
+export function rescueGateOf(args: CommandArguments): { gate?: RescueGate } {
   const gate = stringOption(args, "rescue-gate");
   if (gate === undefined) return {};
   if (!(rescueGates as readonly string[]).includes(gate))

@@ -55,19 +55,9 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     "allow-profile-mismatch": sharedOption("allow-profile-mismatch", {
       description: "drop (with a warning) profiles of harnesses not in the pool instead of refusing them",
     }),
-    "rescue-gate": {
-      type: "string",
-      value: "G",
-      description:
-        "always (every all-fail group is rescued) or yield (only while the run's rescues have bought groups with signal at least as cheaply a rollout as its fresh prompts; the untried rescue counted as one success)",
-      defaultNote: "always",
-    },
+    "rescue-gate": sharedOption("rescue-gate"),
     "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
-    "credit-harness-calls": {
-      type: "boolean",
-      description:
-        "train a rescued trajectory's harness calls (AppWorld: a doc read, an API list, a login; DBBench: a column's distinct values, a preview, a change's read-back; SWE-Gym: a test run, a trace, a frame's lines) as the policy's own decisions under the view without them (embedded policy)",
-    },
+    "credit-harness-calls": sharedOption("credit-harness-calls"),
     "reanchor-every": sharedOption("reanchor-every", {
       description: "re-anchor profiles every N steps (harness-s; 0: never)",
       default: trainerDefaults.rescue.reanchorEvery,
