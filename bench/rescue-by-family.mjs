@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { jsonlRecords } from "./jsonl-records.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -29,18 +30,7 @@ const baseId = JSON.parse(readFileSync(join(directory, "pool.json"), "utf8")).ba
 
 /** The trajectories of one run's trajectories.jsonl, a malformed line named by file and line. */
 function readTrajectories(seedDirectory) {
-  const file = join(seedDirectory, "trajectories.jsonl");
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .map((line, index) => ({ line, index }))
-    .filter(({ line }) => line.trim() !== "")
-    .map(({ line, index }) => {
-      try {
-        return JSON.parse(line);
-      } catch (error) {
-        throw new Error(`${file}:${index + 1}: not JSON (${error.message})`);
-      }
-    });
+  return jsonlRecords(join(seedDirectory, "trajectories.jsonl"));
 }
 
 /** Each rescue attempt of one run, in order: category, rollouts, whether a rollout succeeded. */

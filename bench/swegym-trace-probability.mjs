@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { grammarPlugin } from "../packages/grammar-swegym/dist/index.js";
 import { decisionProbability } from "../packages/learner-embedded/dist/index.js";
 import { createEmbeddedPolicy, readPolicyConfig } from "../packages/policy-embedded/dist/index.js";
+import { jsonlRecords } from "./jsonl-records.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,14 +37,7 @@ const grammar = grammarPlugin.createGrammar();
 /** The views of each task's first base-harness trajectory that offer `kind:trace`, by task. */
 function traceViews(file) {
   const views = new Map();
-  for (const [index, line] of readFileSync(file, "utf8").split("\n").entries()) {
-    if (line.trim() === "") continue;
-    let trajectory;
-    try {
-      trajectory = JSON.parse(line);
-    } catch {
-      throw new Error(`${file}:${index + 1}: not a JSON line`);
-    }
+  for (const trajectory of jsonlRecords(file)) {
     if (views.has(trajectory.taskId) || trajectory.harnessId.startsWith("sibling-")) continue;
     const offering = trajectory.steps
       .map(({ view }) => view)
