@@ -7,7 +7,8 @@
 // record.
 //
 //   pnpm build && node bench/swegym-trace-probability.mjs runs/exp-swegym-3 [--methods grpo,harness-s] \
-//     [--arm harness-s-credit=runs/exp-swegym-3/runs/harness-s-credit] [--views-from grpo/seed-1]
+//     [--arm harness-s-credit=runs/exp-swegym-3/runs/harness-s-credit] [--views-from grpo/seed-1] \
+//     [--seeds 1,2]   (default: the experiment's seeds; an arm trained on fewer seeds needs --seeds)
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +23,7 @@ const { values, positionals } = parseArgs({
     methods: { type: "string", default: "grpo,harness-s" },
     arm: { type: "string", multiple: true, default: [] },
     "views-from": { type: "string", default: "grpo/seed-1" },
+    seeds: { type: "string" },
   },
 });
 const [experiment] = positionals;
@@ -32,6 +34,7 @@ if (experiment === undefined || !existsSync(join(experiment, "results.json"))) {
   process.exit(2);
 }
 const results = JSON.parse(readFileSync(join(experiment, "results.json"), "utf8"));
+const seeds = values.seeds === undefined ? results.seeds : values.seeds.split(",").map(Number);
 const grammar = grammarPlugin.createGrammar();
 
 /** The views of each task's first base-harness trajectory that offer `kind:trace`, by task. */
@@ -53,6 +56,12 @@ function traceViews(file) {
 async function policyOf(seed, directory) {
   if (directory === undefined) return createEmbeddedPolicy({ grammar, seed });
   const weights = join(directory, "final");
+  if (!existsSync(weights)) {
+    process.stderr.write(
+      `${weights}: missing (no trained seed ${seed} there; choose the seeds with --seeds)\n`,
+    );
+    process.exit(2);
+  }
   const config = await readPolicyConfig(weights);
   const policy = await createEmbeddedPolicy({ grammar, ...config });
   await policy.load(weights);
@@ -75,7 +84,7 @@ process.stdout.write(
   `${episodes.length} train episodes with views offering kind:trace (${episodes.flat().length} views; from runs/${values["views-from"]})\n\n| policy | seed | P(kind:trace), first view | P(kind:trace), largest in the episode | P(trace:ranked \\| trace), first view |\n| --- | --- | --- | --- | --- |\n`,
 );
 for (const [name, directoryOf] of sources) {
-  for (const seed of results.seeds) {
+  for (const seed of seeds) {
     const policy = await policyOf(seed, directoryOf(seed));
     const probability = (view, chosen, label) => decisionProbability(policy, grammar, view, chosen, label);
     const trace = episodes.map((views) => views.map((view) => probability(view, [], "kind:trace")));
