@@ -18,6 +18,7 @@
 // DIR/behaviour-frequency.json (or --out), which bench/experiment-properties.mjs prints.
 //
 //   node bench/behaviour-frequency.mjs runs/exp-dbbench [--methods grpo,harness-s] [--cli apps/trainer/dist/cli.js] [--out FILE] [--seeds 1,2,3] [--split NAME]
+//     [--arm NAME=RUNS]   (runs trained outside the experiment, RUNS/seed-S, measured beside its methods)
 //
 // The benchmark and its options come from DIR/results.json (or DIR/quickstart-inputs.json while runs
 // train); seeds come from DIR/results.json unless --seeds names them (to measure finished runs while
@@ -43,6 +44,7 @@ const { values, positionals } = parseArgs({
     split: { type: "string" },
     out: { type: "string" },
     seeds: { type: "string" },
+    arm: { type: "string", multiple: true, default: [] },
   },
 });
 const experiment = positionals[0];
@@ -84,8 +86,18 @@ if (values.seeds === undefined && results === null) {
 }
 const seeds = values.seeds === undefined ? results.seeds : values.seeds.split(",").map(Number);
 const out = values.out ?? join(experiment, "behaviour-frequency.json");
-const methods = values.methods.split(",").filter(Boolean);
-const runOf = (method, seed) => join(experiment, "runs", method, `seed-${seed}`);
+const arms = new Map(
+  values.arm.map((argument) => {
+    const [name, directory] = argument.split("=");
+    if (!name || !directory) {
+      process.stderr.write(`--arm ${argument}: expected NAME=RUNS (RUNS/seed-S holds one run per seed)\n`);
+      process.exit(2);
+    }
+    return [name, directory];
+  }),
+);
+const methods = [...values.methods.split(",").filter(Boolean), ...arms.keys()];
+const runOf = (method, seed) => join(arms.get(method) ?? join(experiment, "runs", method), `seed-${seed}`);
 const missing = methods.flatMap((method) =>
   seeds
     .map((seed) => runOf(method, seed))
