@@ -12,8 +12,9 @@ export const experimentSettingsFileName = "quickstart-inputs.json";
 
 /**
  * The settings that shape an experiment's stage outputs, by the option that sets them: the benchmark
- * and its options, what evolve and profile run on, the training budget, the router and the rescue settings. Seeds, methods, held-out
- * splits and workers are left out: changing them adds or skips runs without changing a kept one.
+ * and its options, what evolve and profile run on, the training budget, the router and the rescue
+ * settings. Seeds, methods, held-out splits and workers are left out: changing them adds or skips runs
+ * without changing a kept one.
  */
 export function experimentFingerprint(settings: QuickstartSettings): RunFingerprint {
   const fingerprint: RunFingerprint = {
