@@ -31,6 +31,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
+import { armsOf } from "./arm-option.mjs";
 import { appworldBehaviours } from "./behaviours/appworld-behaviours.mjs";
 import { dbbenchBehaviours } from "./behaviours/dbbench-behaviours.mjs";
 import { swegymBehaviours } from "./behaviours/swegym-behaviours.mjs";
@@ -86,16 +87,7 @@ if (values.seeds === undefined && results === null) {
 }
 const seeds = values.seeds === undefined ? results.seeds : values.seeds.split(",").map(Number);
 const out = values.out ?? join(experiment, "behaviour-frequency.json");
-const arms = new Map(
-  values.arm.map((argument) => {
-    const [name, directory] = argument.split("=");
-    if (!name || !directory) {
-      process.stderr.write(`--arm ${argument}: expected NAME=RUNS (RUNS/seed-S holds one run per seed)\n`);
-      process.exit(2);
-    }
-    return [name, directory];
-  }),
-);
+const arms = new Map(armsOf(values.arm).map(({ name, directory }) => [name, directory]));
 const methods = [...values.methods.split(",").filter(Boolean), ...arms.keys()];
 const runOf = (method, seed) => join(arms.get(method) ?? join(experiment, "runs", method), `seed-${seed}`);
 const missing = methods.flatMap((method) =>

@@ -11,17 +11,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { armsOf } from "./arm-option.mjs";
 
 const { values: options, positionals } = parseArgs({
   options: { arm: { type: "string", multiple: true, default: [] } },
   allowPositionals: true,
 });
 const [directory] = positionals;
-const arms = options.arm.map((argument) => {
-  const at = argument.indexOf("=");
-  return at < 0 ? { name: argument } : { name: argument.slice(0, at), directory: argument.slice(at + 1) };
-});
-if (directory === undefined || arms.some((arm) => !arm.name || !arm.directory)) {
+const arms = armsOf(options.arm);
+if (directory === undefined) {
   process.stderr.write("usage: node bench/experiment-table.mjs EXPERIMENT_DIR [--arm NAME=DIR ...]\n");
   process.exit(2);
 }

@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { jsonlRecords } from "./jsonl-records.mjs";
+import { readTrajectories } from "../packages/harness/dist/index.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,15 +28,17 @@ if (directory === undefined || !existsSync(runsDirectory)) {
 }
 const baseId = JSON.parse(readFileSync(join(directory, "pool.json"), "utf8")).base.id;
 
-/** The trajectories of one run's trajectories.jsonl, a malformed line named by file and line. */
-function readTrajectories(seedDirectory) {
-  return jsonlRecords(join(seedDirectory, "trajectories.jsonl"));
+/** The trajectories of one run's trajectories.jsonl (@hs/harness's reader); a bad line stops the script, named by file and line. */
+async function trajectoriesOf(seedDirectory) {
+  const { records, problems } = await readTrajectories(join(seedDirectory, "trajectories.jsonl"));
+  if (problems.length > 0) throw problems[0];
+  return records;
 }
 
 /** Each rescue attempt of one run, in order: category, rollouts, whether a rollout succeeded. */
-function rescueAttempts(seedDirectory) {
+async function rescueAttempts(seedDirectory) {
   const attempts = new Map();
-  for (const row of readTrajectories(seedDirectory)) {
+  for (const row of await trajectoriesOf(seedDirectory)) {
     if (row.harnessId === baseId) continue;
     const key = `${row.policyVersion}\u0000${row.taskId}`;
     const attempt = attempts.get(key) ?? {
@@ -56,10 +58,11 @@ function rescueAttempts(seedDirectory) {
   return [...attempts.values()];
 }
 
-const runs = readdirSync(runsDirectory)
+const runs = [];
+for (const name of readdirSync(runsDirectory)
   .filter((name) => name.startsWith("seed-") && existsSync(join(runsDirectory, name, "trajectories.jsonl")))
-  .sort()
-  .map((name) => ({ seed: name, attempts: rescueAttempts(join(runsDirectory, name)) }));
+  .sort())
+  runs.push({ seed: name, attempts: await rescueAttempts(join(runsDirectory, name)) });
 
 const byCategory = new Map();
 for (const attempt of runs.flatMap((run) => run.attempts)) {
@@ -132,14 +135,14 @@ for (const first of [1, 2]) {
 }
 
 /** Base-harness groups of GRPO's runs with a signal, and their rollouts. */
-function grpoSignal() {
+async function grpoSignal() {
   const grpoDirectory = join(directory, "runs", "grpo");
   if (!existsSync(grpoDirectory)) return null;
   const groups = new Map();
   let rollouts = 0;
   for (const name of readdirSync(grpoDirectory).filter((entry) => entry.startsWith("seed-"))) {
     if (!existsSync(join(grpoDirectory, name, "trajectories.jsonl"))) continue;
-    for (const row of readTrajectories(join(grpoDirectory, name))) {
+    for (const row of await trajectoriesOf(join(grpoDirectory, name))) {
       rollouts += 1;
       const key = `${name}\u0000${row.policyVersion}\u0000${row.taskId}`;
       const group = groups.get(key) ?? { successes: 0, size: 0 };
@@ -151,7 +154,7 @@ function grpoSignal() {
   const signal = [...groups.values()].filter((group) => group.successes > 0 && group.successes < group.size);
   return { signal: signal.length, groups: groups.size, rollouts };
 }
-const grpo = grpoSignal();
+const grpo = await grpoSignal();
 const perRollout = (count, total) => (total === 0 ? "n/a" : (count / total).toFixed(4));
 process.stdout.write(
   `\nprice: rescue saved ${savedTotal} groups in ${spent} rollouts (${perRollout(savedTotal, spent)} a rollout)` +

@@ -13,9 +13,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { grammarPlugin } from "../packages/grammar-swegym/dist/index.js";
+import { readTrajectories } from "../packages/harness/dist/index.js";
 import { decisionProbability } from "../packages/learner-embedded/dist/index.js";
 import { createEmbeddedPolicy, readPolicyConfig } from "../packages/policy-embedded/dist/index.js";
-import { jsonlRecords } from "./jsonl-records.mjs";
+import { armsOf } from "./arm-option.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,9 +39,11 @@ const seeds = values.seeds === undefined ? results.seeds : values.seeds.split(",
 const grammar = grammarPlugin.createGrammar();
 
 /** The views of each task's first base-harness trajectory that offer `kind:trace`, by task. */
-function traceViews(file) {
+async function traceViews(file) {
+  const { records, problems } = await readTrajectories(file);
+  if (problems.length > 0) throw problems[0];
   const views = new Map();
-  for (const trajectory of jsonlRecords(file)) {
+  for (const trajectory of records) {
     if (views.has(trajectory.taskId) || trajectory.harnessId.startsWith("sibling-")) continue;
     const offering = trajectory.steps
       .map(({ view }) => view)
@@ -68,17 +71,14 @@ async function policyOf(seed, directory) {
   return policy;
 }
 
-const episodes = traceViews(join(experiment, "runs", values["views-from"], "trajectories.jsonl"));
+const episodes = await traceViews(join(experiment, "runs", values["views-from"], "trajectories.jsonl"));
 const mean = (list) => list.reduce((sum, value) => sum + value, 0) / Math.max(1, list.length);
 const sources = [
   ["untrained", () => undefined],
   ...values.methods
     .split(",")
     .map((method) => [method, (seed) => join(experiment, "runs", method, `seed-${seed}`)]),
-  ...values.arm.map((argument) => {
-    const [name, directory] = argument.split("=");
-    return [name, (seed) => join(directory, `seed-${seed}`)];
-  }),
+  ...armsOf(values.arm).map(({ name, directory }) => [name, (seed) => join(directory, `seed-${seed}`)]),
 ];
 process.stdout.write(
   `${episodes.length} train episodes with views offering kind:trace (${episodes.flat().length} views; from runs/${values["views-from"]})\n\n| policy | seed | P(kind:trace), first view | P(kind:trace), largest in the episode | P(trace:ranked \\| trace), first view |\n| --- | --- | --- | --- | --- |\n`,
