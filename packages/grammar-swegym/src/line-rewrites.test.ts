@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { lineRewrites, type RewriteContext, type RewriteKind } from "./line-rewrites.js";
 import { tokenizeLine } from "./python-tokens.js";
 
-const none: RewriteContext = { nearbyLines: [], statementNumbers: [] };
+const none: RewriteContext = { nearbyLines: [], statementNumbers: [], statementCharacters: [] };
 
 function rewritesOf(line: string, context: RewriteContext = none): Map<string, RewriteKind> {
   return new Map(lineRewrites(line, context).map((rewrite) => [rewrite.text, rewrite.kind]));
@@ -49,6 +49,7 @@ describe("lineRewrites", () => {
     const context = {
       nearbyLines: ["    width = self.measure(text)", "    height = 3"],
       statementNumbers: ["42"],
+      statementCharacters: [],
     };
     const rewrites = rewritesOf("    size = self.count(text) * 2", context);
     expect(rewrites.get("    size = self.measure(text) * 2")).toBe("identifier");

@@ -1,5 +1,6 @@
 import { isBinary, nextSolid, previousSolid, primaryEnd, primaryStart } from "./operand-bounds.js";
 import { type LineToken, pythonKeywords, replaceTokens, tokenizeLine } from "./python-tokens.js";
+import { wideningOperators } from "./widening-rewrites.js";
 
 /**
  * The kinds of one-line rewrite the grammar offers. They are general kinds of real bugs, and the ones
@@ -37,6 +38,8 @@ export interface RewriteContext {
   nearbyLines: readonly string[];
   /** Numbers the problem statement writes (`604800`, `1609.344`). */
   statementNumbers: readonly string[];
+  /** Characters the statement writes at the start of a value (`"+5"`: `+`), from `statementCharacters`. */
+  statementCharacters: readonly string[];
 }
 
 type Operator = (tokens: LineToken[], context: RewriteContext) => LineRewrite[];
@@ -391,6 +394,7 @@ const operators: Operator[] = [
   literal,
   accumulate,
   condition,
+  ...wideningOperators,
 ];
 
 /** Most rewrites offered for one line. */
@@ -406,7 +410,12 @@ const madeLimit = 4_000;
  * never the line itself. Comments, docstrings and `def`/`class`/`import` lines get none.
  */
 export function lineRewrites(line: string, context: RewriteContext): readonly LineRewrite[] {
-  const key = JSON.stringify([line, context.nearbyLines, context.statementNumbers]);
+  const key = JSON.stringify([
+    line,
+    context.nearbyLines,
+    context.statementNumbers,
+    context.statementCharacters,
+  ]);
   const known = made.get(key);
   if (known !== undefined) return known;
   const rewrites = Object.freeze(makeRewrites(line, context));

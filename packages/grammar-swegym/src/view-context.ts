@@ -5,6 +5,7 @@ import { featureIndex, featureNames, grammarTuning } from "./features.js";
 import { type LineRewrite, lineRewrites } from "./line-rewrites.js";
 import { tokenizeLine } from "./python-tokens.js";
 import { type ObservedEdit, type ObservedTestRun, type ReadView, readView } from "./read-view.js";
+import { statementCharacters } from "./widening-rewrites.js";
 
 /** A shown source line the grammar offers to edit. */
 export interface EditLine {
@@ -60,10 +61,15 @@ function nearbyLines(read: ReadView, file: string, line: number): string[] {
 
 function computeEditLines(read: ReadView): EditLine[] {
   const candidates: (EditLine & { step: number })[] = [];
+  const characters = statementCharacters(read.statement);
   for (const [file, lines] of read.shown) {
     if (isTestFile(file)) continue;
     for (const [line, shown] of lines) {
-      const context = { nearbyLines: nearbyLines(read, file, line), statementNumbers: read.terms.numbers };
+      const context = {
+        nearbyLines: nearbyLines(read, file, line),
+        statementNumbers: read.terms.numbers,
+        statementCharacters: characters,
+      };
       const rewrites = lineRewrites(shown.text, context);
       if (rewrites.length > 0) candidates.push({ file, line, text: shown.text, rewrites, step: shown.step });
     }
