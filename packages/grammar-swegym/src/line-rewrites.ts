@@ -1,5 +1,5 @@
 import { isBinary, nextSolid, previousSolid, primaryEnd, primaryStart } from "./operand-bounds.js";
-import { type LineToken, pythonKeywords, replaceTokens, tokenizeLine } from "./python-tokens.js";
+import { type LineToken, pythonKeywords, replaceTokens, tokenizeLine, tokensText } from "./python-tokens.js";
 import { wideningOperators } from "./widening-rewrites.js";
 
 /**
@@ -42,7 +42,8 @@ export interface RewriteContext {
   statementCharacters: readonly string[];
 }
 
-type Operator = (tokens: LineToken[], context: RewriteContext) => LineRewrite[];
+/** A rewrite operator: the candidate rewrites of one tokenized line. */
+export type Operator = (tokens: LineToken[], context: RewriteContext) => LineRewrite[];
 
 const comparisonFlips: Record<string, string[]> = {
   "<": ["<=", ">"],
@@ -197,11 +198,7 @@ const swapOperands: Operator = (tokens) =>
     const leftStart = primaryStart(tokens, leftEnd);
     const rightEnd = primaryEnd(tokens, rightStart);
     if (leftStart < 0 || rightEnd < 0) return [];
-    const text = (from: number, to: number) =>
-      tokens
-        .slice(from, to + 1)
-        .map((entry) => entry.text)
-        .join("");
+    const text = (from: number, to: number) => tokensText(tokens, from, to + 1);
     const middle = text(leftEnd + 1, rightStart - 1);
     const swapped = text(rightStart, rightEnd) + middle + text(leftStart, leftEnd);
     return [{ text: replaceTokens(tokens, leftStart, rightEnd + 1, swapped), kind: "swap-operands" }];
@@ -295,10 +292,7 @@ const precedence: Operator = (tokens) =>
     if (!isBinary(tokens, additiveIndex)) return [];
     const outerStart = primaryStart(tokens, previousSolid(tokens, additiveIndex));
     if (outerStart < 0) return [];
-    const group = tokens
-      .slice(outerStart, leftEnd + 1)
-      .map((entry) => entry.text)
-      .join("");
+    const group = tokensText(tokens, outerStart, leftEnd + 1);
     return [{ text: replaceTokens(tokens, outerStart, leftEnd + 1, `(${group})`), kind: "precedence" }];
   });
 
@@ -313,10 +307,7 @@ const normalize: Operator = (tokens) =>
     if (token.text === "strip" && tokens[index - 1]?.text === "." && tokens[close + 1]?.text !== ".")
       return [{ text: replaceTokens(tokens, close + 1, close + 1, ".lower()"), kind: "normalize" }];
     if (token.text === "int" && close > open + 1 && tokens[open + 1]?.text !== "round") {
-      const inner = tokens
-        .slice(open + 1, close)
-        .map((entry) => entry.text)
-        .join("");
+      const inner = tokensText(tokens, open + 1, close);
       return [{ text: replaceTokens(tokens, open + 1, close, `round(${inner})`), kind: "normalize" }];
     }
     return [];

@@ -99,6 +99,14 @@ export function tokenizeLine(line: string): LineToken[] {
   return tokens;
 }
 
+/** The text of tokens `from`..`to` (exclusive). */
+export function tokensText(tokens: readonly LineToken[], from: number, to: number): string {
+  return tokens
+    .slice(from, to)
+    .map((token) => token.text)
+    .join("");
+}
+
 /** The line with tokens `from`..`to` (exclusive) replaced by `text`. */
 export function replaceTokens(tokens: readonly LineToken[], from: number, to: number, text: string): string {
   return (

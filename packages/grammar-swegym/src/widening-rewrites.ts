@@ -1,24 +1,13 @@
-import type { LineRewrite, RewriteContext } from "./line-rewrites.js";
+// Rewrites that widen what a line accepts or computes: a character test that misses one character, a
+// product that misses a factor, a ratio off by two, a list that keeps its empty items. General kinds of
+// real bugs, chosen from the bundled TRAIN split's bugs (csvlite, durations, exprcalc, iniconf,
+// linediff); the held-out splits were not read to choose them.
+import type { Operator } from "./line-rewrites.js";
 import { isBinary, nextSolid, previousSolid, primaryStart } from "./operand-bounds.js";
-import { type LineToken, pythonKeywords, replaceTokens, tokenizeLine } from "./python-tokens.js";
-
-/**
- * Rewrites that widen what a line accepts or computes: a character test that misses one character, a
- * product that misses a factor, a ratio off by two, a list that keeps its empty items. General kinds of
- * real bugs, chosen from the bundled TRAIN split's bugs (csvlite, durations, exprcalc, iniconf,
- * linediff); the held-out splits were not read to choose them.
- */
-type Operator = (tokens: LineToken[], context: RewriteContext) => LineRewrite[];
+import { pythonKeywords, replaceTokens, tokenizeLine, tokensText } from "./python-tokens.js";
 
 const characterTests = new Set(["isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower"]);
 const perLine = 3;
-
-function textOf(tokens: readonly LineToken[], from: number, to: number): string {
-  return tokens
-    .slice(from, to)
-    .map((token) => token.text)
-    .join("");
-}
 
 /** `c == "-"` to `c in "+-"`, with the characters the issue writes. */
 const characterSet: Operator = (tokens, context) =>
@@ -51,7 +40,7 @@ const characterAlternative: Operator = (tokens, context) =>
     if (tokens[open]?.text !== "(" || tokens[nextSolid(tokens, open)]?.text !== ")") return [];
     const start = primaryStart(tokens, index - 2);
     if (start < 0) return [];
-    const receiver = textOf(tokens, start, index - 1);
+    const receiver = tokensText(tokens, start, index - 1);
     const end = nextSolid(tokens, open) + 1;
     return context.statementCharacters
       .filter((character) => character !== '"' && character !== "\\")
