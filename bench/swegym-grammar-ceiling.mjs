@@ -25,7 +25,7 @@ const { values } = parseArgs({
 const tries = Number(values.tries);
 const grammar = createSweGymGrammar();
 
-/** One-line replacements of a unified diff, or null when a hunk adds or removes lines. */
+/** Line replacements of a unified diff (a line by one or two); not representable when a hunk adds or removes lines otherwise. */
 function lineReplacements(patch) {
   const replacements = [];
   let file = null;
@@ -34,6 +34,8 @@ function lineReplacements(patch) {
   let added = [];
   let representable = true;
   const flush = () => {
+    // one line replaced by two: a guard above it, which the grammar writes as one rewrite
+    if (removed.length === 1 && added.length === 2) added = [added.join("\n")];
     if (removed.length !== added.length) representable = false;
     for (const [index, entry] of removed.entries()) {
       replacements.push({ file, line: entry.line, old: entry.text, new: added[index] });
@@ -147,8 +149,8 @@ for (const split of values.split) {
     const record = records.get(task.metadata.instanceId);
     const { representable, replacements } = lineReplacements(record.patch);
     row.total++;
-    const run = async (forced) => {
-      const policy = oraclePolicy(replacements, forced);
+    const run = async (forced, targets = replacements) => {
+      const policy = oraclePolicy(targets, forced);
       const trajectory = await runEpisode({ task, benchmark, harness, policy, seed: 1 });
       row.steps += trajectory.steps.length;
       row.episodes++;
@@ -157,11 +159,13 @@ for (const split of values.split) {
     let outcome = representable
       ? await run(undefined)
       : { resolved: false, gaveUp: "gold adds or removes lines" };
-    for (let index = 0; !outcome.resolved && index < tries && replacements.length > 0; index++) {
-      const attempt = await run(index);
-      if (attempt.resolved) {
-        outcome = attempt;
-        row.byTries++;
+    for (const target of replacements) {
+      for (let index = 0; !outcome.resolved && index < tries; index++) {
+        const attempt = await run(index, [target]);
+        if (attempt.resolved) {
+          outcome = attempt;
+          row.byTries++;
+        }
       }
     }
     if (outcome.resolved) row.resolved++;

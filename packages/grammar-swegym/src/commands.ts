@@ -93,6 +93,17 @@ export function reproduceCommand(packages: readonly string[], expression: string
  */
 export const probeTimeLimits = { cpuSeconds: 0.1, wallSeconds: 1 } as const;
 
+/**
+ * A candidate text as one line, the way a probe prints it: stripped, the two lines of a guard and its
+ * line joined by ` \n ` (a backslash and an n between spaces).
+ */
+export function rewriteKey(text: string): string {
+  return text
+    .split("\n")
+    .map((part) => part.trim())
+    .join(" \\n ");
+}
+
 /** Characters of a probe result kept. */
 const probeResultChars = 100;
 
@@ -193,7 +204,7 @@ export function probeCommand(
     "        lines[number - 1] = new",
     '        served = "\\n".join(lines).encode()',
     "        found = results()",
-    '        print(f"rewrite: {new.strip()}")',
+    '        print("rewrite: " + " \\\\n ".join(part.strip() for part in new.split("\\n")))',
     "        if found == base:",
     `            print("  = the original's results")`,
     "        else:",

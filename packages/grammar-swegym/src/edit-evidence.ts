@@ -1,3 +1,4 @@
+import { rewriteKey } from "./commands.js";
 import type { ObservedEdit, ReadView } from "./read-view.js";
 
 /** What the latest evidence after an edit shows: the failure still there, the failure gone, or nothing yet. */
@@ -24,7 +25,7 @@ export function editEvidence(read: ReadView, edit: ObservedEdit | undefined): Ed
   return verdicts.some((verdict) => verdict.step === latest && verdict.failing) ? "failing" : "fixed";
 }
 
-/** Whether an applied edit of `file:line` to `text` (stripped) was later reverted: a refuted candidate. */
+/** Whether an applied edit of `file:line` to `text` (its `rewriteKey`) was later reverted: a refuted candidate. */
 export function refutedRewrite(read: ReadView, file: string, line: number, text: string): boolean {
   return read.edits.some(
     (edit) =>
@@ -32,6 +33,6 @@ export function refutedRewrite(read: ReadView, file: string, line: number, text:
       edit.reverted &&
       edit.file === file &&
       edit.line === line &&
-      edit.replacement.trim() === text,
+      rewriteKey(edit.replacement) === text,
   );
 }

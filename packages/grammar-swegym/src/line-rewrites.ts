@@ -1,5 +1,6 @@
 import { isBinary, nextSolid, previousSolid, primaryEnd, primaryStart } from "./operand-bounds.js";
 import { type LineToken, pythonKeywords, replaceTokens, tokenizeLine, tokensText } from "./python-tokens.js";
+import { blockOperators, statementOperators } from "./statement-rewrites.js";
 import { wideningOperators } from "./widening-rewrites.js";
 
 /**
@@ -26,7 +27,7 @@ export type RewriteKind = (typeof rewriteKinds)[number];
 
 /** One candidate rewrite of a line. */
 export interface LineRewrite {
-  /** The rewritten line (indentation kept). */
+  /** The rewritten line (indentation kept); a guard's is two lines, the guard and the line under it. */
   text: string;
   /** Which operator made it. */
   kind: RewriteKind;
@@ -386,6 +387,7 @@ const operators: Operator[] = [
   accumulate,
   condition,
   ...wideningOperators,
+  ...statementOperators,
 ];
 
 /** Most rewrites offered for one line. */
@@ -398,7 +400,7 @@ const madeLimit = 4_000;
 
 /**
  * Candidate rewrites of one source line, each a mutation of a kind real bugs have, deduplicated and
- * never the line itself. Comments, docstrings and `def`/`class`/`import` lines get none.
+ * never the line itself; one line each but for `blockOperators`' two. Comments, docstrings and `def`/`class`/`import` lines get none.
  */
 export function lineRewrites(line: string, context: RewriteContext): readonly LineRewrite[] {
   const key = JSON.stringify([
@@ -422,9 +424,10 @@ function makeRewrites(line: string, context: RewriteContext): LineRewrite[] {
   const tokens = tokenizeLine(line);
   const seen = new Set<string>([line]);
   const rewrites: LineRewrite[] = [];
-  for (const operator of operators) {
+  for (const operator of [...operators, ...blockOperators]) {
+    const lines = blockOperators.includes(operator) ? 2 : 1;
     for (const rewrite of operator(tokens, context)) {
-      if (seen.has(rewrite.text) || rewrite.text.includes("\n")) continue;
+      if (seen.has(rewrite.text) || rewrite.text.split("\n").length !== lines) continue;
       seen.add(rewrite.text);
       rewrites.push(rewrite);
       if (rewrites.length >= maxRewritesPerLine) return rewrites;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { probeCommand } from "./commands.js";
+import { probeCommand, rewriteKey } from "./commands.js";
 
 const directory = mkdtempSync(join(tmpdir(), "hs-probe-command-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -32,5 +32,15 @@ describe("a probe", () => {
     expect(output).toContain("rewrite: return value - 1\n  [0] => 0");
     expect(readFileSync(core, "utf8")).toBe(source);
     expect(statSync(core).mtimeMs).toBe(before);
+  });
+
+  it("prints a two-line rewrite as its key, one line", () => {
+    const guarded = "    if value:\n        return value + 1";
+    const command = probeCommand(["pkg"], ["step(0)"], "pkg/core.py", [
+      { line: 2, original: "    return value + 1", rewrites: [guarded] },
+    ]);
+    const output = execFileSync("bash", ["-c", command], { cwd: directory, encoding: "utf8" });
+    expect(rewriteKey(guarded)).toBe("if value: \\n return value + 1");
+    expect(output).toContain(`rewrite: ${rewriteKey(guarded)}\n  [0] => None`);
   });
 });

@@ -1,3 +1,4 @@
+import { rewriteKey } from "./commands.js";
 import { refutedRewrite } from "./edit-evidence.js";
 import type { ObservedProbe, ReadView } from "./read-view.js";
 import { normalizedValue } from "./statement-terms.js";
@@ -65,11 +66,11 @@ function contradictedNumber(read: ReadView, result: string): boolean {
 
 const verdicts = new WeakMap<ObservedProbe, Map<string, ProbeVerdict | undefined>>();
 
-/** The verdict of one rewrite (its stripped text) of a probed line; undefined when it was not probed. */
+/** The verdict of one rewrite (its text or `rewriteKey`) of a probed line; undefined when it was not probed. */
 export function probeVerdict(read: ReadView, probe: ObservedProbe, text: string): ProbeVerdict | undefined {
   const known = verdicts.get(probe) ?? new Map<string, ProbeVerdict | undefined>();
   verdicts.set(probe, known);
-  const key = text.trim();
+  const key = rewriteKey(text);
   if (!known.has(key)) known.set(key, computeVerdict(read, probe, key));
   return known.get(key);
 }

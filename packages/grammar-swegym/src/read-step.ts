@@ -1,5 +1,5 @@
 import { testTimeoutMarker } from "./commands.js";
-import type { ObservedProbe, ObservedStep, ReadView } from "./read-view.js";
+import type { ObservedEdit, ObservedProbe, ObservedStep, ReadView } from "./read-view.js";
 import { readTrace } from "./trace-step.js";
 
 const numberedLine = /^\s*(\d+)\t(.*)$/;
@@ -94,7 +94,7 @@ function readEdit(read: ReadView, command: string, output: string, step: number)
   const values = /number, old, new = (\d+), ("(?:\\.|[^"\\])*"), ("(?:\\.|[^"\\])*")\n/.exec(command);
   if (path === null || values === null) return;
   const file = JSON.parse(path[1] as string) as string;
-  read.edits.push({
+  const edit = {
     file,
     line: Number(values[1]),
     original: JSON.parse(values[2] as string) as string,
@@ -102,7 +102,22 @@ function readEdit(read: ReadView, command: string, output: string, step: number)
     applied: /^edited /m.test(output),
     reverted: false,
     step,
-  });
+  };
+  read.edits.push(edit);
+  if (edit.applied) shiftShown(read, file, edit.line, addedLines(edit));
+}
+
+function addedLines(edit: ObservedEdit): number {
+  return edit.replacement.split("\n").length - 1;
+}
+
+/** Renumbers the lines shown below `line` of `file` after `by` lines were added there (removed: negative). */
+function shiftShown(read: ReadView, file: string, line: number, by: number): void {
+  const lines = read.shown.get(file);
+  if (by === 0 || lines === undefined) return;
+  const moved = [...lines].filter(([number]) => number > line);
+  for (const [number] of moved) lines.delete(number);
+  for (const [number, shown] of moved) if (number + by > line) lines.set(number + by, shown);
 }
 
 function readProbe(read: ReadView, output: string, step: number): void {
@@ -138,11 +153,12 @@ function readProbe(read: ReadView, output: string, step: number): void {
 }
 
 function readRevert(read: ReadView, file: string, step: number): void {
-  const lines = read.shown.get(file);
   for (const edit of [...read.edits].reverse()) {
     if (edit.file !== file || edit.reverted) continue;
     edit.reverted = true;
-    if (edit.applied && lines !== undefined) lines.set(edit.line, { text: edit.original, step });
+    if (!edit.applied) continue;
+    shiftShown(read, file, edit.line, -addedLines(edit));
+    read.shown.get(file)?.set(edit.line, { text: edit.original, step });
   }
 }
 

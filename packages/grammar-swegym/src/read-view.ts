@@ -31,7 +31,7 @@ export interface ObservedEdit {
   line: number;
   /** The line before the edit. */
   original: string;
-  /** The line after it. */
+  /** The line after it (two lines for a guard: the lines below it move down one). */
   replacement: string;
   /** Whether the output says the line was changed. */
   applied: boolean;
