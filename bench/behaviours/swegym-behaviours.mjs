@@ -6,7 +6,9 @@
 // - trace-before-probe (the same prelude): a trace of the statement's calls, plain or ranked, came
 //   before the first probe;
 // - ranked-after-fruitless (the error-recovery sibling's follow-up): after a probe whose rewrites gave
-//   no call a value, a later command is the ranked trace.
+//   no call a value, a later command is the ranked trace;
+// - ranked-before-submit (the verification sibling's check): between the last edit and the submission,
+//   the ranked trace.
 // Each detector answers null when the episode gives the decision no occasion (the denominator).
 import { fruitlessProbePattern, rankedLinesHeader } from "../../packages/benchmarks-swegym/dist/index.js";
 
@@ -28,6 +30,8 @@ function policyCommands(trajectory) {
 const isTrace = ({ command }) => command.includes("<<'HS_TRACE'");
 const isRanked = ({ command }) => isTrace({ command }) && command.includes(rankedLinesHeader);
 const isProbe = ({ output }) => probeOutput.test(output);
+const isEdit = ({ command }) => command.includes("<<'HS_EDIT'");
+const isSubmit = ({ command }) => command.includes("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");
 
 const detectors = {
   "ranked-trace": (commands) => (commands.length === 0 ? null : commands.some(isRanked)),
@@ -40,6 +44,12 @@ const detectors = {
     const miss = commands.findIndex(({ output }) => fruitless.test(output));
     if (miss < 0) return null;
     return commands.slice(miss + 1).some(isRanked);
+  },
+  "ranked-before-submit": (commands) => {
+    const submit = commands.findLastIndex(isSubmit);
+    const edit = commands.slice(0, Math.max(0, submit)).findLastIndex(isEdit);
+    if (submit < 0 || edit < 0) return null;
+    return commands.slice(edit + 1, submit).some(isRanked);
   },
 };
 
@@ -59,6 +69,8 @@ function behavioursOf(sibling) {
     followUps.some((followUp) => followUp.resultPattern === fruitlessProbePattern && ranked(followUp.calls))
   )
     found.push("ranked-after-fruitless");
+  if (sibling.config.verification?.enabled === true && ranked(sibling.config.verification.calls?.calls))
+    found.push("ranked-before-submit");
   return found;
 }
 

@@ -34,22 +34,37 @@ it("SWE-Gym behaviours: the policy's own ranked trace, a trace before the first 
     "ranked-trace": true,
     "trace-before-probe": true,
     "ranked-after-fruitless": null,
+    "ranked-before-submit": null,
   });
   assert.deepEqual(swegymBehaviours.verdicts(episode(listing, fruitlessProbe, plain, fruitfulProbe)), {
     "ranked-trace": false,
     "trace-before-probe": false,
     "ranked-after-fruitless": false,
+    "ranked-before-submit": null,
   });
   assert.deepEqual(swegymBehaviours.verdicts(episode(plain, fruitlessProbe, ranked)), {
     "ranked-trace": true,
     "trace-before-probe": true,
     "ranked-after-fruitless": true,
+    "ranked-before-submit": null,
   });
   assert.deepEqual(swegymBehaviours.verdicts({ steps: [] }), {
     "ranked-trace": null,
     "trace-before-probe": null,
     "ranked-after-fruitless": null,
+    "ranked-before-submit": null,
   });
+});
+
+it("SWE-Gym behaviours: the ranked trace between the last edit and the submission", () => {
+  const edit = ["python3 - <<'HS_EDIT' && nl -ba 'pkg/core.py'", "edited pkg/core.py:3: x -> y"];
+  const submit = ["echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached", ""];
+  const verdict = (...commands) => swegymBehaviours.verdicts(episode(...commands))["ranked-before-submit"];
+  assert.equal(verdict(listing, edit, ranked, submit), true);
+  assert.equal(verdict(listing, ranked, edit, submit), false);
+  assert.equal(verdict(listing, edit, ranked, edit, submit), false);
+  assert.equal(verdict(listing, ranked, submit), null);
+  assert.equal(verdict(listing, edit, ranked), null);
 });
 
 it("SWE-Gym behaviours: a harness's prelude or follow-up is not the policy's command", () => {
@@ -69,4 +84,14 @@ it("SWE-Gym behaviours: each sibling of the committed amendment-2 pool induces i
     context: ["ranked-trace", "trace-before-probe"],
     "error-recovery": ["ranked-after-fruitless"],
   });
+});
+
+it("SWE-Gym behaviours: a check that runs the ranked trace induces it before a submission", () => {
+  const call = { tool: "bash", arguments: { command: ranked[0] } };
+  const sibling = (verification) => ({ config: { verification } });
+  assert.deepEqual(swegymBehaviours.behavioursOf(sibling({ enabled: true, calls: { calls: [call] } })), [
+    "ranked-before-submit",
+  ]);
+  assert.deepEqual(swegymBehaviours.behavioursOf(sibling({ enabled: false, calls: { calls: [call] } })), []);
+  assert.deepEqual(swegymBehaviours.behavioursOf(sibling({ enabled: true })), []);
 });
