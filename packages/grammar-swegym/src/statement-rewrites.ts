@@ -123,7 +123,7 @@ const presenceGuard: Operator = (tokens) => {
   return rewrites;
 };
 
-/** The statement rewrites of one line, in order; only `presenceGuard`'s are two lines. */
+/** The statement rewrites that write one line. */
 export const statementOperators: Operator[] = [keepResult];
-/** Rewrites that replace a line by two. */
+/** The statement rewrites that replace a line by two. */
 export const blockOperators: Operator[] = [presenceGuard];
