@@ -390,6 +390,12 @@ const operators: Operator[] = [
   ...statementOperators,
 ];
 
+/** Every operator in the order its rewrites are offered, with the lines each of its rewrites has. */
+const operatorLines: readonly (readonly [Operator, number])[] = [
+  ...operators.map((operator) => [operator, 1] as const),
+  ...blockOperators.map((operator) => [operator, 2] as const),
+];
+
 /** Most rewrites offered for one line. */
 export const maxRewritesPerLine = 40;
 
@@ -400,7 +406,8 @@ const madeLimit = 4_000;
 
 /**
  * Candidate rewrites of one source line, each a mutation of a kind real bugs have, deduplicated and
- * never the line itself; one line each but for `blockOperators`' two. Comments, docstrings and `def`/`class`/`import` lines get none.
+ * never the line itself; one line each but for `blockOperators`' two. Comments, docstrings and
+ * `def`/`class`/`import` lines get none.
  */
 export function lineRewrites(line: string, context: RewriteContext): readonly LineRewrite[] {
   const key = JSON.stringify([
@@ -424,8 +431,7 @@ function makeRewrites(line: string, context: RewriteContext): LineRewrite[] {
   const tokens = tokenizeLine(line);
   const seen = new Set<string>([line]);
   const rewrites: LineRewrite[] = [];
-  for (const operator of [...operators, ...blockOperators]) {
-    const lines = blockOperators.includes(operator) ? 2 : 1;
+  for (const [operator, lines] of operatorLines) {
     for (const rewrite of operator(tokens, context)) {
       if (seen.has(rewrite.text) || rewrite.text.split("\n").length !== lines) continue;
       seen.add(rewrite.text);

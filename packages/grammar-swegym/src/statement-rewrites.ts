@@ -69,8 +69,9 @@ const keepResult: Operator = (tokens) => {
   if (tokens[open]?.text === "(" && !effectFunctions.has(tokens[first]?.text as string)) {
     const argument = nextSolid(tokens, open);
     const argumentEnd = pathEnd(tokens, argument);
+    if (argumentEnd < 0) return [];
     const after = tokens[nextSolid(tokens, argumentEnd)]?.text;
-    if (argumentEnd < 0 || (after !== "," && after !== ")")) return [];
+    if (after !== "," && after !== ")") return [];
     const target = tokensText(tokens, argument, argumentEnd + 1);
     return [{ text: `${indentation}${target} = ${call}`, kind: "accumulate" }];
   }

@@ -91,7 +91,7 @@ const dropEmpty: Operator = (tokens) => {
   const rest = tokens.slice(name + 1).filter((token) => token.kind !== "space" && token.kind !== "comment");
   const value = tokens[name];
   if (tokens[head]?.text !== "return" || value?.kind !== "name" || rest.length > 0) return [];
-  if (pythonKeywords.has(value.text) || ["None", "True", "False"].includes(value.text)) return [];
+  if (pythonKeywords.has(value.text)) return [];
   const element = value.text === "item" ? "entry" : "item";
   const filtered = `[${element} for ${element} in ${value.text} if ${element}]`;
   return [{ text: replaceTokens(tokens, name, name + 1, filtered), kind: "condition" }];
