@@ -1,7 +1,7 @@
 // Sums the vitest JSON results of every workspace package (and the pack-check result, when present)
 // into one closing line.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 let passed = 0;
 let failed = 0;
@@ -26,8 +26,24 @@ for (const group of ["packages", "apps", "tooling"]) {
     failed += result.numFailedTests;
     skipped += result.numPendingTests + result.numTodoTests;
     console.log(`${join(group, name)}: ${result.numPassedTests} passed, ${result.numFailedTests} failed`);
+    for (const line of failedTests(result)) console.log(`  failed: ${line}`);
   }
 }
+// Each failed test as "file > title: first line of its message", so a log cut to its end still names it.
+function failedTests(result) {
+  const lines = [];
+  for (const file of result.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== "failed") continue;
+      const message = (test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      lines.push(`${relative(".", file.name)} > ${test.fullName ?? test.title}: ${message}`);
+    }
+    if (file.status === "failed" && (file.assertionResults ?? []).length === 0)
+      lines.push(`${relative(".", file.name)}: ${(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+  }
+  return lines;
+}
+
 // The packed-package smoke runs of scripts/pack-check.mjs (written by test-all.sh), one test per package.
 if (existsSync(".pack-check-result.json")) {
   const result = JSON.parse(readFileSync(".pack-check-result.json", "utf8"));
