@@ -7,7 +7,9 @@
 // saved per rescue rollout against the groups with a signal (some but not all rollouts succeeded) per
 // rollout of GRPO's runs (DIR/runs/grpo/seed-S), the same experiment at the same budget.
 //
-//   node bench/rescue-by-family.mjs runs/exp-appworld [--gates 1,2,3]
+//   node bench/rescue-by-family.mjs runs/exp-appworld [--gates 1,2,3] [--arm harness-s]
+//
+// --arm names the runs read (DIR/runs/ARM/seed-S; default harness-s), e.g. an arm trained beside the quickstart's.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,14 +17,14 @@ import { readTrajectories } from "../packages/harness/dist/index.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { gates: { type: "string", default: "1,2,3" } },
+  options: { gates: { type: "string", default: "1,2,3" }, arm: { type: "string", default: "harness-s" } },
 });
 const directory = positionals[0];
-const runsDirectory = directory === undefined ? "" : join(directory, "runs", "harness-s");
+const runsDirectory = directory === undefined ? "" : join(directory, "runs", values.arm);
 if (directory === undefined || !existsSync(runsDirectory)) {
   process.stderr.write(
-    `usage: node bench/rescue-by-family.mjs EXPERIMENT_DIR [--gates 1,2]\n` +
-      (directory === undefined ? "" : `${runsDirectory}: no Harness-S runs there\n`),
+    `usage: node bench/rescue-by-family.mjs EXPERIMENT_DIR [--gates 1,2] [--arm harness-s]\n` +
+      (directory === undefined ? "" : `${runsDirectory}: no runs of a rescue arm there\n`),
   );
   process.exit(2);
 }
