@@ -35,13 +35,18 @@ function failedTests(result) {
   for (const file of result.testResults ?? []) {
     for (const test of file.assertionResults ?? []) {
       if (test.status !== "failed") continue;
-      const message = (test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
-      lines.push(`${relative(".", file.name)} > ${test.fullName ?? test.title}: ${message}`);
+      lines.push(
+        `${relative(".", file.name)} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`,
+      );
     }
     if (file.status === "failed" && (file.assertionResults ?? []).length === 0)
-      lines.push(`${relative(".", file.name)}: ${(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+      lines.push(`${relative(".", file.name)}: ${firstLine(file.message)}`);
   }
   return lines;
+}
+
+function firstLine(text) {
+  return (text ?? "").split("\n")[0].slice(0, 300);
 }
 
 // The packed-package smoke runs of scripts/pack-check.mjs (written by test-all.sh), one test per package.
