@@ -108,3 +108,14 @@ export function promisingRewrites(read: ReadView): [ObservedProbe, string][] {
   promisingByRead.set(read, found);
   return found;
 }
+
+/**
+ * Whether no rewrite of a probed line gave an expression a value other than the original's (each kept
+ * the original's results or raised): the calls' values do not come from that line (with one
+ * expression, the probe outputs `fruitlessProbePattern` of `@hs/benchmarks-swegym` matches).
+ */
+export function fruitlessProbe(probe: ObservedProbe): boolean {
+  for (const results of probe.rewrites.values())
+    if (results.some((after, index) => after !== probe.original[index] && !raised(after))) return false;
+  return true;
+}

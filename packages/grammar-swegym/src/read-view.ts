@@ -107,6 +107,8 @@ export interface ReadView {
   reproduced: Set<string>;
   /** Steps whose output held a trace of the statement's calls (-1: the harness's prelude). */
   traceSteps: number[];
+  /** Those of `traceSteps` whose trace ranked its lines against the repository's tests. */
+  rankedTraceSteps: number[];
   /** Lines a trace showed as executed, as `file:line`. */
   traced: Set<string>;
   /**
@@ -227,6 +229,7 @@ function readViewUncached(view: PolicyView): ReadView {
     reproduced: new Set(),
     probes: new Map(),
     traceSteps: [],
+    rankedTraceSteps: [],
     traced: new Set(),
     ranked: new Map(),
     explored: false,

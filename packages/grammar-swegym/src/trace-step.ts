@@ -9,6 +9,7 @@ import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
 import type { GrammarStep } from "@hs/spec";
 import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
+import { fruitlessProbe } from "./probe-verdict.js";
 import type { ReadView } from "./read-view.js";
 import type { ViewContext } from "./view-context.js";
 
@@ -34,6 +35,7 @@ export function readTrace(
     if (!read.files.includes(`${name}/__init__.py`)) read.files.push(`${name}/__init__.py`);
   }
   const ranked = output.includes(rankedLinesHeader);
+  if (ranked) read.rankedTraceSteps.push(step);
   const anchors: { file: string; line: number }[] = [];
   for (const [index, traced] of reading.lines.entries()) {
     showLine(traced.file, traced.line, traced.text);
@@ -50,13 +52,32 @@ export function readTrace(
   }
 }
 
-/** Whether `trace` has something to show: the statement writes a call, and no trace ran since the last edit. */
-export function traceAvailable(context: ViewContext): boolean {
+/** Whether the statement's calls changed since the latest trace: none ran yet, or an edit came after it. */
+function traceIsNew(context: ViewContext): boolean {
   const { read } = context;
-  if (read.terms.expressions.length === 0) return false;
   const latestTrace = Math.max(-2, ...read.traceSteps);
   const latestEdit = Math.max(-1, ...context.liveEdits.map((edit) => edit.step));
   return latestTrace < latestEdit || read.traceSteps.length === 0;
+}
+
+/**
+ * Whether the latest probe was fruitless (`fruitlessProbe`), with no live edit and no ranked trace yet:
+ * the probed lines are not where the calls' values come from, and the ranked trace is where to look
+ * next (the decision the error-recovery sibling's follow-up makes for the policy, offered under the
+ * base harness too).
+ */
+export function rankedTraceAfterFruitless(context: ViewContext): boolean {
+  const { read } = context;
+  if (context.liveEdits.length > 0 || read.rankedTraceSteps.length > 0) return false;
+  const latest = Math.max(-1, ...[...read.probes.values()].map((probe) => probe.step));
+  const probes = [...read.probes.values()].filter((probe) => probe.step === latest);
+  return probes.length > 0 && probes.every(fruitlessProbe);
+}
+
+/** Whether `trace` has something to show: the statement writes a call, and it changed or a probe was fruitless. */
+export function traceAvailable(context: ViewContext): boolean {
+  if (context.read.terms.expressions.length === 0) return false;
+  return traceIsNew(context) || rankedTraceAfterFruitless(context);
 }
 
 /**
@@ -65,6 +86,7 @@ export function traceAvailable(context: ViewContext): boolean {
  * trace in a few percent of episodes; at 0, about one in 10,000).
  */
 export function traceFit(context: ViewContext): number {
+  if (rankedTraceAfterFruitless(context)) return 2;
   return context.read.explored && context.read.traceSteps.length === 0 ? 1 : -2;
 }
 
@@ -76,9 +98,11 @@ export function traceFit(context: ViewContext): number {
  */
 export function traceStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const chosen = walk.take();
+  // after a fruitless probe the ranked trace is the place to look next, the plain one shows nothing new
+  const plainOffered = traceIsNew(context) && !rankedTraceAfterFruitless(context);
   if (chosen === null)
     return ask("trace-kind", [
-      option("trace:plain", {}, context),
+      ...(plainOffered ? [option("trace:plain", {}, context)] : []),
       option("trace:ranked", { "trace-ranked": 1 }, context),
     ]);
   const calls = JSON.stringify(context.read.terms.expressions);

@@ -1,0 +1,106 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fruitlessProbePattern } from "@hs/benchmarks-swegym";
+import type { ChatMessage, PolicyView } from "@hs/spec";
+import { afterAll, describe, expect, it } from "vitest";
+import { exploreCommand, showCommand } from "./commands.js";
+import { featureIndex } from "./features.js";
+import { createSweGymGrammar } from "./swegym-grammar.js";
+
+const grammar = createSweGymGrammar();
+const directory = mkdtempSync(join(tmpdir(), "hs-grammar-fruitless-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const source = [
+  "def clamp(value, low, high):",
+  "    if value < low:",
+  "        return high",
+  "    return min(value, high)",
+  "",
+  "",
+  "def spread(low, high):",
+  "    width = high - low",
+  "    return width",
+  "",
+].join("\n");
+execFileSync("mkdir", ["-p", join(directory, "pkg")]);
+writeFileSync(join(directory, "pkg", "__init__.py"), "from .core import clamp, spread\n");
+writeFileSync(join(directory, "pkg", "core.py"), source);
+
+const statement = "clamp() below the range\n\n`clamp(-5, 0, 10)` returns `10`. I expect `0`, the low end.";
+
+function bash(command: string): string {
+  try {
+    return execFileSync("bash", ["-c", command], { cwd: directory, encoding: "utf8", stdio: "pipe" });
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string };
+    return failed.stdout + failed.stderr;
+  }
+}
+
+/** A mini-swe-agent view whose steps ran `commands` for real in the scratch repository. */
+function viewAfter(commands: readonly string[]): PolicyView {
+  const messages: ChatMessage[] = [
+    { role: "system", content: "You are a helpful assistant." },
+    {
+      role: "user",
+      content: `<pr_description>\nConsider the following PR description:\n${statement}\n</pr_description>`,
+    },
+  ];
+  for (const command of commands) {
+    messages.push({ role: "assistant", content: `THOUGHT: next.\n\n\`\`\`bash\n${command}\n\`\`\`` });
+    messages.push({
+      role: "user",
+      content: `<returncode>0</returncode>\n<output>\n${bash(command)}</output>`,
+    });
+  }
+  return { messages, tools: [], actionFormat: "text" };
+}
+
+/** The command the grammar writes for `labels` in `view`. */
+function commandFor(view: PolicyView, labels: readonly string[]): string {
+  const step = grammar.next(view, labels);
+  if (!step.done) throw new Error(`"${labels.join(" ")}" is not a whole action`);
+  return String(step.toolCalls?.[0]?.arguments.command ?? "");
+}
+
+function labelsOf(view: PolicyView, chosen: readonly string[]): string[] {
+  const step = grammar.next(view, chosen);
+  return step.done ? [] : step.decision.options.map((entry) => entry.label);
+}
+
+const fit = featureIndex.get("option-fit") ?? -1;
+function kindFit(view: PolicyView, kind: string): number | undefined {
+  const step = grammar.next(view, []);
+  if (step.done) return undefined;
+  return step.decision.options.find((entry) => entry.label === kind)?.features[fit];
+}
+
+describe("a ranked trace after a fruitless probe, offered under the base harness", () => {
+  const listed = [exploreCommand, showCommand("pkg/core.py", 1, 10)];
+  const traced = [...listed, commandFor(viewAfter(listed), ["kind:trace", "trace:plain"])];
+  const fruitless = [...traced, commandFor(viewAfter(traced), ["kind:probe", "line:pkg/core.py:8"])];
+  const found = [...traced, commandFor(viewAfter(traced), ["kind:probe", "line:pkg/core.py:3"])];
+
+  it("the probe of lines the calls never run matches the harness's fruitless pattern; the probe of the bug does not", () => {
+    const outputOf = (commands: string[]) => bash(commands.at(-1) ?? "");
+    expect(outputOf(fruitless)).toContain("probed pkg/core.py:8 with");
+    expect(new RegExp(fruitlessProbePattern, "m").test(outputOf(fruitless))).toBe(true);
+    expect(new RegExp(fruitlessProbePattern, "m").test(outputOf(found))).toBe(false);
+  });
+
+  it("after a plain trace no trace is offered until a probe is fruitless; then the ranked one alone", () => {
+    expect(labelsOf(viewAfter(traced), [])).not.toContain("kind:trace");
+    expect(labelsOf(viewAfter(found), [])).not.toContain("kind:trace");
+    expect(labelsOf(viewAfter(fruitless), [])).toContain("kind:trace");
+    expect(labelsOf(viewAfter(fruitless), ["kind:trace"])).toEqual(["trace:ranked"]);
+    expect(kindFit(viewAfter(fruitless), "kind:trace")).toBe(2);
+  });
+
+  it("once the ranked trace ran it is not offered again without an edit", () => {
+    const ranked = [...fruitless, commandFor(viewAfter(fruitless), ["kind:trace", "trace:ranked"])];
+    expect(bash(ranked.at(-1) ?? "")).toContain("repository lines the calls executed");
+    expect(labelsOf(viewAfter(ranked), [])).not.toContain("kind:trace");
+  });
+});
