@@ -1,52 +1,22 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ChatMessage, GrammarStep, PolicyView } from "@hs/spec";
+import type { GrammarStep, PolicyView } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { scratchRepository } from "./__fixtures__/scratch-repository.js";
 import { exploreCommand, showCommand } from "./commands.js";
 import { featureNames, priorVector } from "./features.js";
 import { createSweGymGrammar } from "./swegym-grammar.js";
 
 const grammar = createSweGymGrammar();
 const prior = priorVector();
-const directory = mkdtempSync(join(tmpdir(), "hs-grammar-probe-"));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const source =
   "def clamp(value, low, high):\n    if value < low:\n        return high\n    return min(value, high)\n";
-execFileSync("mkdir", ["-p", join(directory, "pkg")]);
-writeFileSync(join(directory, "pkg", "__init__.py"), "from .core import clamp\n");
-writeFileSync(join(directory, "pkg", "core.py"), source);
-
 const statement = "clamp() below the range\n\n`clamp(-5, 0, 10)` returns `10`. I expect `0`, the low end.";
-
-function bash(command: string): string {
-  try {
-    return execFileSync("bash", ["-c", command], { cwd: directory, encoding: "utf8", stdio: "pipe" });
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string };
-    return failed.stdout + failed.stderr;
-  }
-}
-
-/** A mini-swe-agent view whose steps ran `commands` for real in the scratch repository. */
-function viewAfter(commands: readonly string[]): PolicyView {
-  const messages: ChatMessage[] = [
-    { role: "system", content: "You are a helpful assistant." },
-    {
-      role: "user",
-      content: `<pr_description>\nConsider the following PR description:\n${statement}\n</pr_description>`,
-    },
-  ];
-  for (const command of commands) {
-    messages.push({ role: "assistant", content: `THOUGHT: next.\n\n\`\`\`bash\n${command}\n\`\`\`` });
-    messages.push({
-      role: "user",
-      content: `<returncode>0</returncode>\n<output>\n${bash(command)}</output>`,
-    });
-  }
-  return { messages, tools: [], actionFormat: "text" };
-}
+const { directory, bash, viewAfter, remove } = scratchRepository(
+  { "pkg/__init__.py": "from .core import clamp\n", "pkg/core.py": source },
+  statement,
+);
+afterAll(remove);
 
 const score = (features: readonly number[]) =>
   features.reduce((total, value, index) => total + value * (prior[index] ?? 0), 0);
