@@ -83,7 +83,8 @@ export function traceAvailable(context: ViewContext): boolean {
 /**
  * The grammar's fit of `trace`: low, so the untrained policy keeps its order of work under the base
  * harness (list, search, show, probe), but not so low that training never meets it (1 once listed: a
- * trace in a few percent of episodes; at 0, about one in 10,000).
+ * trace in a few percent of episodes; at 0, about one in 10,000); 2 after a fruitless probe
+ * (`rankedTraceAfterFruitless`), above `show`'s 1.5 and below a submit's 3.
  */
 export function traceFit(context: ViewContext): number {
   if (rankedTraceAfterFruitless(context)) return 2;
