@@ -10,7 +10,11 @@
 // - ranked-before-submit (the verification sibling's check): between the last edit and the submission,
 //   the ranked trace.
 // Each detector answers null when the episode gives the decision no occasion (the denominator).
-import { fruitlessProbePattern, rankedLinesHeader } from "../../packages/benchmarks-swegym/dist/index.js";
+import {
+  fruitlessProbePattern,
+  rankedLinesHeader,
+  submissionMarker,
+} from "../../packages/benchmarks-swegym/dist/index.js";
 
 const fruitless = new RegExp(fruitlessProbePattern, "m");
 const probeOutput = /^probed \S+:\d+ with /m;
@@ -31,7 +35,7 @@ const isTrace = ({ command }) => command.includes("<<'HS_TRACE'");
 const isRanked = ({ command }) => isTrace({ command }) && command.includes(rankedLinesHeader);
 const isProbe = ({ output }) => probeOutput.test(output);
 const isEdit = ({ command }) => command.includes("<<'HS_EDIT'");
-const isSubmit = ({ command }) => command.includes("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");
+const isSubmit = ({ command }) => command.includes(submissionMarker);
 
 const detectors = {
   "ranked-trace": (commands) => (commands.length === 0 ? null : commands.some(isRanked)),

@@ -33,16 +33,18 @@ function commandFor(view: PolicyView, labels: readonly string[]): string {
   return String(step.toolCalls?.[0]?.arguments.command ?? "");
 }
 
-function labelsOf(view: PolicyView, chosen: readonly string[]): string[] {
+function optionsOf(view: PolicyView, chosen: readonly string[]) {
   const step = grammar.next(view, chosen);
-  return step.done ? [] : step.decision.options.map((entry) => entry.label);
+  return step.done ? [] : step.decision.options;
+}
+
+function labelsOf(view: PolicyView, chosen: readonly string[]): string[] {
+  return optionsOf(view, chosen).map((entry) => entry.label);
 }
 
 const fit = featureIndex.get("option-fit") ?? -1;
 function kindFit(view: PolicyView, kind: string): number | undefined {
-  const step = grammar.next(view, []);
-  if (step.done) return undefined;
-  return step.decision.options.find((entry) => entry.label === kind)?.features[fit];
+  return optionsOf(view, []).find((entry) => entry.label === kind)?.features[fit];
 }
 
 describe("a ranked trace after a fruitless probe, offered under the base harness", () => {

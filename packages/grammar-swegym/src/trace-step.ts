@@ -69,9 +69,10 @@ function traceIsNew(context: ViewContext): boolean {
 export function rankedTraceAfterFruitless(context: ViewContext): boolean {
   const { read } = context;
   if (context.liveEdits.length > 0 || read.rankedTraceSteps.length > 0) return false;
-  const latest = Math.max(-1, ...[...read.probes.values()].map((probe) => probe.step));
-  const probes = [...read.probes.values()].filter((probe) => probe.step === latest);
-  return probes.length > 0 && probes.every(fruitlessProbe);
+  const probes = [...read.probes.values()];
+  const latest = Math.max(-1, ...probes.map((probe) => probe.step));
+  const lastProbed = probes.filter((probe) => probe.step === latest);
+  return lastProbed.length > 0 && lastProbed.every(fruitlessProbe);
 }
 
 /** Whether `trace` has something to show: the statement writes a call, and it changed or a probe was fruitless. */
