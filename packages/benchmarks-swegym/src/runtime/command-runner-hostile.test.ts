@@ -47,8 +47,10 @@ describe.skipIf(isolation === "none")("a hostile command leaves nothing for the 
   });
 
   it("kills a fork loop still forking when the command ends, bounded by the process limit", async () => {
-    // the shell itself cannot fork once the limit is reached, so it waits in a process it execs
-    const loop = "f() { while :; do (sleep 300 &) 2>/dev/null; done; }; f & f & f &";
+    // the shell itself cannot fork once the limit is reached, so it waits in a process it execs; its
+    // stderr is closed first, since a loop may reach the limit before the shell has forked all three
+    // (bash then prints "fork: retry" before forking the next)
+    const loop = "exec 2>/dev/null; f() { while :; do (sleep 300 &) 2>/dev/null; done; }; f & f & f &";
     const run = await leaveThenCheck(
       `${loop} exec python3 -c "import time; time.sleep(0.5); print('waited')"`,
       `${others}; echo end`,
