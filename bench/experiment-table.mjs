@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { armsOf } from "./arm-option.mjs";
+import { format, mean, readRunFile, rescueCountsOf, row, sd, welch } from "./run-figures.mjs";
 
 const { values: options, positionals } = parseArgs({
   options: { arm: { type: "string", multiple: true, default: [] } },
@@ -25,33 +26,6 @@ if (directory === undefined) {
 }
 const results = JSON.parse(readFileSync(join(directory, "results.json"), "utf8"));
 const [armSplit] = results.heldout_splits;
-const fail = (message) => {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-};
-const readRunFile = (file, writer) =>
-  existsSync(file) ? readFileSync(file, "utf8") : fail(`${file}: missing (${writer} writes it)`);
-// the step counters of a run's metrics.jsonl summed over its steps: rescues, their rollouts, groups
-// saved, rescues the gate held back, harness-call steps credited
-const rescueCountsOf = (file) => {
-  const counts = { attempts: 0, rollouts: 0, saved: 0, gated: 0, credited: 0 };
-  for (const [index, line] of readRunFile(file, "hs train").split("\n").entries()) {
-    if (line.trim() === "") continue;
-    let step;
-    try {
-      step = JSON.parse(line);
-    } catch {
-      fail(`${file}:${index + 1}: not a JSON line`);
-    }
-    const rescue = step.rescue ?? {};
-    counts.attempts += rescue.attempts ?? 0;
-    counts.rollouts += step.rolloutsRescue ?? 0;
-    counts.saved += rescue.successes ?? 0;
-    counts.gated += rescue.gated ?? 0;
-    counts.credited += rescue.creditedSteps ?? 0;
-  }
-  return counts;
-};
 const rescueCounts = {};
 const quickstartRescue = join(directory, "runs", "harness-s");
 if (existsSync(quickstartRescue))
@@ -70,19 +44,6 @@ for (const arm of arms) {
   };
   rescueCounts[arm.name] = runs.map((run) => rescueCountsOf(join(run, "metrics.jsonl")));
 }
-
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-const sd = (values) => {
-  if (values.length < 2) return 0;
-  const center = mean(values);
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - center) ** 2, 0) / (values.length - 1));
-};
-const welch = (first, second) => {
-  const error = Math.sqrt(sd(first) ** 2 / first.length + sd(second) ** 2 / second.length);
-  return error === 0 ? null : (mean(first) - mean(second)) / error;
-};
-const format = (value) => value.toFixed(3);
-const row = (cells) => `| ${cells.join(" | ")} |`;
 
 function splitTable(split) {
   const methods = results.heldout_by_split[split] ?? {};

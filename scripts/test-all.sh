@@ -19,8 +19,8 @@ status=0
 # results of an earlier run must not be counted as this run's; --continue runs every package's tests
 find packages apps -name .vitest-result.json -not -path "*/node_modules/*" -delete
 pnpm exec turbo run test --concurrency=2 --continue || status=$?
-# the bench scripts' detector modules and the experiment table (node:test; they read the packages' dist)
-node --test bench/behaviours/ bench/experiment-table.test.mjs || status=$?
+# the bench scripts' detector modules and the experiment and arm tables (node:test; they read the packages' dist)
+node --test bench/behaviours/ bench/experiment-table.test.mjs bench/arm-table.test.mjs || status=$?
 # Every public package packed, installed from its tarball alone into an empty npm project and smoke-run.
 rm -f .pack-check-result.json
 pack_status=0
