@@ -17,11 +17,11 @@
 // behaviours its harness induces (read from its config). The figures are also written to
 // DIR/behaviour-frequency.json (or --out), which bench/experiment-properties.mjs prints.
 //
-//   node bench/behaviour-frequency.mjs runs/exp-dbbench [--methods grpo,harness-s] [--cli apps/trainer/dist/cli.js] [--out FILE] [--seeds 1,2,3] [--split NAME]
+//   node bench/behaviour-frequency.mjs runs/exp-dbbench [--methods grpo,harness-s] [--cli apps/trainer/dist/cli.js] [--out FILE] [--seeds 1,2,3] [--split NAME] [--bench NAME]
 //     [--arm NAME=RUNS]   (runs trained outside the experiment, RUNS/seed-S, measured beside its methods)
 //
-// The benchmark and its options come from DIR/results.json (or DIR/quickstart-inputs.json while runs
-// train); seeds come from DIR/results.json unless --seeds names them (to measure finished runs while
+// The benchmark and its options come from --bench, DIR/results.json or DIR/quickstart-inputs.json (while
+// runs train); seeds come from DIR/results.json unless --seeds names them (to measure finished runs while
 // others train); rows already in the output file for the same split and policy are kept.
 //
 // Use the `hs` build the experiment was trained with (weights of one grammar version load only in it).
@@ -46,6 +46,7 @@ const { values, positionals } = parseArgs({
     out: { type: "string" },
     seeds: { type: "string" },
     arm: { type: "string", multiple: true, default: [] },
+    bench: { type: "string" },
   },
 });
 const experiment = positionals[0];
@@ -64,11 +65,16 @@ const readJson = async (name) => {
   return existsSync(file) ? JSON.parse(await readFile(file, "utf8")) : null;
 };
 const results = await readJson("results.json");
-const benchmarkArgs = results?.settings?.benchmarkArgs ??
-  (await readJson("quickstart-inputs.json"))?.settings?.["--bench (and its options)"]?.split(/\s+/) ?? [
-    "--bench",
-    "dbbench",
-  ];
+const benchmarkArgs =
+  (values.bench === undefined ? undefined : ["--bench", values.bench]) ??
+  results?.settings?.benchmarkArgs ??
+  (await readJson("quickstart-inputs.json"))?.settings?.["--bench (and its options)"]?.split(/\s+/);
+if (benchmarkArgs === undefined) {
+  process.stderr.write(
+    `${experiment}: no results.json or quickstart-inputs.json names the benchmark: name it with --bench\n`,
+  );
+  process.exit(2);
+}
 const benchmark = benchmarkArgs[benchmarkArgs.indexOf("--bench") + 1];
 const behaviourSets = { dbbench: dbbenchBehaviours, appworld: appworldBehaviours, swegym: swegymBehaviours };
 const behaviourSet = behaviourSets[benchmark];
