@@ -28,7 +28,7 @@ const seeds = seedsOf(options.seeds);
 
 function seedsOf(text) {
   const range = /^(\d+)-(\d+)$/.exec(text);
-  const list = range === null ? text.split(",") : [];
+  const list = range === null ? text.split(",").filter((seed) => seed !== "") : [];
   if (range !== null) for (let seed = Number(range[1]); seed <= Number(range[2]); seed += 1) list.push(seed);
   const parsed = list.map(Number);
   if (parsed.length === 0 || parsed.some((seed) => !Number.isInteger(seed) || seed < 0)) {
@@ -40,8 +40,13 @@ function seedsOf(text) {
 
 function successOf(run) {
   const file = join(run, `eval-${options.split}.json`);
-  const success = JSON.parse(readRunFile(file, `hs eval --split ${options.split} --json`)).success;
-  return typeof success === "number" ? success : fail(`${file}: no numeric "success"`);
+  let evaluation;
+  try {
+    evaluation = JSON.parse(readRunFile(file, `hs eval --split ${options.split} --json`));
+  } catch {
+    fail(`${file}: not JSON (expected the output of hs eval --json)`);
+  }
+  return typeof evaluation?.success === "number" ? evaluation.success : fail(`${file}: no numeric "success"`);
 }
 
 const figures = arms.map((arm) => {

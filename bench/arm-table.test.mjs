@@ -43,13 +43,17 @@ it("prints every seed, the arm minus the baseline with Welch's t, and the rescue
   assert.match(table("--seeds", "4", ...arms).stdout, /\| grpo \| 0\.200 \| 0\.200 \| 0\.000 \|/);
 });
 
-it("stops on a missing evaluation (exit 1) and on a bad seed list or a lone arm (exit 2)", () => {
+it("stops on a missing or malformed evaluation (exit 1) and on a bad seed list or a lone arm (exit 2)", () => {
   const missing = table("--seeds", "3-5", ...arms);
   assert.equal(missing.status, 1);
   assert.match(
     missing.stderr,
     /grpo\/seed-5\/eval-test\.json: missing \(hs eval --split test --json writes it\)/,
   );
+  writeFileSync(join(directory, "grpo", "seed-4", "eval-test.json"), "{ not json");
+  const malformed = table("--seeds", "3-4", ...arms);
+  assert.equal(malformed.status, 1);
+  assert.match(malformed.stderr, /grpo\/seed-4\/eval-test\.json: not JSON/);
   const badSeeds = table("--seeds", "three", ...arms);
   assert.equal(badSeeds.status, 2);
   assert.match(badSeeds.stderr, /--seeds three: expected a range/);
