@@ -8,7 +8,16 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { armsOf } from "./arm-option.mjs";
-import { fail, format, mean, readRunFile, rescueCountsOf, row, sd, welch } from "./run-figures.mjs";
+import {
+  evaluationSuccess,
+  format,
+  mean,
+  rescueCountsOf,
+  rescueLine,
+  row,
+  sd,
+  welch,
+} from "./run-figures.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -38,20 +47,9 @@ function seedsOf(text) {
   return parsed;
 }
 
-function successOf(run) {
-  const file = join(run, `eval-${options.split}.json`);
-  let evaluation;
-  try {
-    evaluation = JSON.parse(readRunFile(file, `hs eval --split ${options.split} --json`));
-  } catch {
-    fail(`${file}: not JSON (expected the output of hs eval --json)`);
-  }
-  return typeof evaluation?.success === "number" ? evaluation.success : fail(`${file}: no numeric "success"`);
-}
-
 const figures = arms.map((arm) => {
   const runs = seeds.map((seed) => join(arm.directory, `seed-${seed}`));
-  return { ...arm, success: runs.map(successOf), runs };
+  return { ...arm, success: runs.map((run) => evaluationSuccess(run, options.split)), runs };
 });
 const [baseline, ...compared] = figures;
 const lines = [
@@ -79,10 +77,9 @@ for (const arm of compared) {
       siblings[id].rollouts += sibling.rollouts;
       siblings[id].successes += sibling.successes;
     }
-  const list = (key) => perSeed.map((counts) => counts[key]).join(", ");
   lines.push(
     "",
-    `${arm.name}, per seed: rescues ${list("attempts")}; their rollouts ${list("rollouts")}; groups saved ${list("saved")}; held back by the gate ${list("gated")}; harness-call steps credited ${list("credited")}`,
+    rescueLine(arm.name, perSeed),
     `${arm.name}, siblings over all seeds: ${
       Object.entries(siblings)
         .map(

@@ -12,7 +12,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { armsOf } from "./arm-option.mjs";
-import { format, mean, readRunFile, rescueCountsOf, row, sd, welch } from "./run-figures.mjs";
+import {
+  evaluationSuccess,
+  format,
+  mean,
+  rescueCountsOf,
+  rescueLine,
+  row,
+  sd,
+  welch,
+} from "./run-figures.mjs";
 
 const { values: options, positionals } = parseArgs({
   options: { arm: { type: "string", multiple: true, default: [] } },
@@ -36,11 +45,7 @@ for (const arm of arms) {
   const runs = results.seeds.map((seed) => join(arm.directory, `seed-${seed}`));
   results.heldout_by_split[armSplit] = {
     ...results.heldout_by_split[armSplit],
-    [arm.name]: runs.map(
-      (run) =>
-        JSON.parse(readRunFile(join(run, `eval-${armSplit}.json`), `hs eval --split ${armSplit} --json`))
-          .success,
-    ),
+    [arm.name]: runs.map((run) => evaluationSuccess(run, armSplit)),
   };
   rescueCounts[arm.name] = runs.map((run) => rescueCountsOf(join(run, "metrics.jsonl")));
 }
@@ -108,9 +113,6 @@ process.stdout.write(
     "",
     `rollouts spent: ${rollouts.join("; ")}`,
     "",
-    ...Object.entries(rescueCounts).flatMap(([name, perSeed]) => [
-      `${name}, per seed: rescues ${perSeed.map((counts) => counts.attempts).join(", ")}; their rollouts ${perSeed.map((counts) => counts.rollouts).join(", ")}; groups saved ${perSeed.map((counts) => counts.saved).join(", ")}; held back by the gate ${perSeed.map((counts) => counts.gated).join(", ")}; harness-call steps credited ${perSeed.map((counts) => counts.credited).join(", ")}`,
-      "",
-    ]),
+    ...Object.entries(rescueCounts).flatMap(([name, perSeed]) => [rescueLine(name, perSeed), ""]),
   ].join("\n"),
 );

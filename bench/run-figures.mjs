@@ -1,6 +1,8 @@
 // Figures the experiment bench scripts read from runs: a run file read or the script stopped with its
-// name (exit 1), the rescue counters of a run's metrics.jsonl, mean, sample sd, Welch's t, table rows.
+// name (exit 1), an evaluation's success, the rescue counters of a run's metrics.jsonl and their line,
+// mean, sample sd, Welch's t, table rows.
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** Stops the script with `message` on stderr (exit 1). */
 export function fail(message) {
@@ -11,6 +13,18 @@ export function fail(message) {
 /** The text of a run file, or stops the script naming the file and the command that writes it. */
 export function readRunFile(file, writer) {
   return existsSync(file) ? readFileSync(file, "utf8") : fail(`${file}: missing (${writer} writes it)`);
+}
+
+/** The held-out success of a run's `hs eval --split SPLIT --json` output (DIR/eval-SPLIT.json). */
+export function evaluationSuccess(run, split) {
+  const file = join(run, `eval-${split}.json`);
+  let evaluation;
+  try {
+    evaluation = JSON.parse(readRunFile(file, `hs eval --split ${split} --json`));
+  } catch {
+    fail(`${file}: not JSON (expected the output of hs eval --json)`);
+  }
+  return typeof evaluation?.success === "number" ? evaluation.success : fail(`${file}: no numeric "success"`);
 }
 
 /**
@@ -60,5 +74,11 @@ export const welch = (first, second) => {
 };
 
 export const format = (value) => value.toFixed(3);
+
+/** One line of an arm's rescue counters per seed (`rescueCountsOf` of each seed's run). */
+export const rescueLine = (name, perSeed) => {
+  const list = (key) => perSeed.map((counts) => counts[key]).join(", ");
+  return `${name}, per seed: rescues ${list("attempts")}; their rollouts ${list("rollouts")}; groups saved ${list("saved")}; held back by the gate ${list("gated")}; harness-call steps credited ${list("credited")}`;
+};
 
 export const row = (cells) => `| ${cells.join(" | ")} |`;
