@@ -182,6 +182,6 @@ export function readStep(read: ReadView, step: ObservedStep, index: number): voi
   if (shown !== null) readNumbered(read, normalizePath(shown[1] as string), output, index);
   else if (editor !== null) readNumbered(read, normalizePath(editor[1] as string), output, index);
   readLocations(read, output, index, /^grep\b/.test(command));
-  readTrace(read, output, index, (file, line, text) => showLine(read, file, line, text, index));
+  readTrace(read, command, output, index, (file, line, text) => showLine(read, file, line, text, index));
   if (/\bpytest\b/.test(command)) readTests(read, output, index);
 }

@@ -74,3 +74,30 @@ describe("a ranked trace after a fruitless probe, offered under the base harness
     expect(labelsOf(viewAfter(ranked), [])).not.toContain("kind:trace");
   });
 });
+
+describe("a ranked trace whose calls run no repository line", () => {
+  const configSource = ["def read(text):", "    size = len(text) + 1", "    return size", ""].join("\n");
+  const configStatement = 'Reading the pool size\n\n`config.get("pool", "size")` returns `11`. I expect `10`.';
+  const config = scratchRepository(
+    { "pkg/__init__.py": "from . import config\n", "pkg/config.py": configSource },
+    configStatement,
+  );
+  afterAll(config.remove);
+  const commandIn = (view: PolicyView, labels: readonly string[]): string => {
+    const step = grammar.next(view, labels);
+    if (!step.done) throw new Error(`"${labels.join(" ")}" is not a whole action`);
+    return String(step.toolCalls?.[0]?.arguments.command ?? "");
+  };
+  const listed = [exploreCommand, showCommand("pkg/config.py", 1, 4)];
+  const probed = [...listed, commandIn(config.viewAfter(listed), ["kind:probe", "line:pkg/config.py:2"])];
+  const ranked = [...probed, commandIn(config.viewAfter(probed), ["kind:trace", "trace:ranked"])];
+
+  it("counts as run from its command, so it is not offered again (it printed no ranking to read)", () => {
+    const output = config.bash(ranked.at(-1) ?? "");
+    expect(output).toContain("raised AttributeError");
+    expect(output).not.toContain("repository lines the calls executed");
+    expect(new RegExp(fruitlessProbePattern, "m").test(config.bash(probed.at(-1) ?? ""))).toBe(true);
+    expect(labelsOf(config.viewAfter(probed), [])).toContain("kind:trace");
+    expect(labelsOf(config.viewAfter(ranked), [])).not.toContain("kind:trace");
+  });
+});

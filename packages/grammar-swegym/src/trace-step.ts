@@ -1,4 +1,5 @@
 import {
+  isRankedTraceCommand,
   rankedLineCap,
   rankedLinesHeader,
   rankedTraceCommand,
@@ -18,10 +19,12 @@ import type { ViewContext } from "./view-context.js";
  * harness's prelude, follow-up, check or `trace_statement` macro): each executed line is a shown line,
  * and the first line of each cluster (lines of one file within `regionRadius` of each other, most
  * relevant first) is a `trace` location that `show` offers a region around. The packages it imported
- * are known packages (`NAME/__init__.py`), as a listing would show them.
+ * are known packages (`NAME/__init__.py`), as a listing would show them. A ranked trace counts as run
+ * from its command, even when its calls executed no repository line and so no ranking was printed.
  */
 export function readTrace(
   read: ReadView,
+  command: string,
   output: string,
   step: number,
   showLine: (file: string, line: number, text: string) => void,
@@ -29,13 +32,13 @@ export function readTrace(
   const reading = readTraceOutput(output);
   if (reading === null) return;
   read.traceSteps.push(step);
+  const ranked = output.includes(rankedLinesHeader) || isRankedTraceCommand(command);
+  if (ranked) read.rankedTraceSteps.push(step);
   // a trace that ran no repository line tells nothing of where to look: the files are still to be listed
   if (reading.lines.length === 0) return;
   for (const name of reading.packages) {
     if (!read.files.includes(`${name}/__init__.py`)) read.files.push(`${name}/__init__.py`);
   }
-  const ranked = output.includes(rankedLinesHeader);
-  if (ranked) read.rankedTraceSteps.push(step);
   const anchors: { file: string; line: number }[] = [];
   for (const [index, traced] of reading.lines.entries()) {
     showLine(traced.file, traced.line, traced.text);

@@ -59,6 +59,17 @@ const rankingScript = [
   `        print('(%d more lines executed)' % (len(ranked) - ${rankedLineCap}))`,
 ].join("\n");
 
+/** The start every ranked trace command has, whatever its calls. */
+const rankedCommandStart = `echo ${JSON.stringify(traceHeader)} && HS_TRACE_LINES=0 timeout ${rankedTraceSeconds} `;
+
+/**
+ * Whether `command` is a ranked trace (`rankedTraceCommand`), whoever ran it: its output shows no ranked
+ * lines when the calls executed no repository line, so only the command tells that the ranking ran.
+ */
+export function isRankedTraceCommand(command: string): boolean {
+  return command.startsWith(rankedCommandStart) && command.includes(rankedLinesHeader);
+}
+
 /**
  * The ranked trace command for the calls given as a Python list literal (as `traceStatementCommand`):
  * the trace's calls and outcomes, its own line listing off, then the ranking over the repository's
@@ -69,7 +80,7 @@ export function rankedTraceCommand(callsLiteral: string): string {
   const body = trace.slice(trace.indexOf("python3 - <<'HS_TRACE'\n"), -"\nHS_TRACE".length);
   if (!trace.endsWith("\nHS_TRACE") || body === "") throw new Error("the trace command changed its shape");
   return [
-    `echo ${JSON.stringify(traceHeader)} && HS_TRACE_LINES=0 timeout ${rankedTraceSeconds} ${body}`,
+    `${rankedCommandStart}${body}`,
     rankingScript,
     "HS_TRACE",
   ].join("\n");
