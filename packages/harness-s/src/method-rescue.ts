@@ -1,9 +1,10 @@
 import { createRuleClassifier, type FailureClassifierV1, labelTrajectory } from "@hs/failure-analysis";
-import { type EpisodeExecutor, genericConventions, observedTask } from "@hs/harness";
+import { type EpisodeExecutor, genericConventions, observedTask, type ReplayAction } from "@hs/harness";
 import { type ProfileBuilder, reanchorProfiles } from "@hs/profiles";
 import { createRescuer, type GroupRescuer, type SamplingMethod, type TrainerConfig } from "@hs/rescue-grpo";
 import {
   type BenchmarkV1,
+  type HarnessConfig,
   InvalidInputError,
   type PolicyV1,
   type Pool,
@@ -55,6 +56,22 @@ export interface MethodRescueOptions {
   onProgress?: (message: string) => void;
   /** Where the rescue and re-anchoring rollouts run (default: in this process). */
   executor?: EpisodeExecutor;
+  /** The base harness and how the policy writes a replayed action under it (`config.rescue.replay` `base`). */
+  replay?: { harness: HarnessConfig; actionUnder?: ReplayAction };
+}
+
+/** The rescuer's replay when the config asks for one; an error when the policy cannot write replayed actions. */
+function replayOf(
+  options: MethodRescueOptions,
+): { harness: HarnessConfig; actionUnder: ReplayAction } | undefined {
+  if ((options.config.rescue.replay ?? "none") === "none") return undefined;
+  const actionUnder = options.replay?.actionUnder;
+  if (options.replay === undefined || actionUnder === undefined)
+    throw new InvalidInputError(
+      "rescue.replay is base but the run has no way to write a replayed action under the base views (the embedded policy has one)",
+      { field: "rescue.replay" },
+    );
+  return { harness: options.replay.harness, actionUnder };
 }
 
 /** Recent base failures kept for re-anchoring. */
@@ -83,6 +100,7 @@ export function createMethodRescue(options: MethodRescueOptions): MethodRescue {
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const recentFailures: Trajectory[] = [];
   const single = bestValidatedSibling(pool);
+  const replay = replayOf(options);
   const rescuer = createRescuer({
     benchmark: options.benchmark,
     pool,
@@ -96,6 +114,7 @@ export function createMethodRescue(options: MethodRescueOptions): MethodRescue {
     seed: options.config.seed,
     profiles: current,
     ...(options.executor === undefined ? {} : { executor: options.executor }),
+    ...(replay === undefined ? {} : { replay }),
     classify: async (trajectory) => {
       const task = tasksById.get(trajectory.taskId);
       const seen = task === undefined ? {} : { task: observedTask(options.benchmark, task) };

@@ -1,5 +1,5 @@
 import type { FailureClassifierV1 } from "@hs/failure-analysis";
-import type { EpisodeExecutor } from "@hs/harness";
+import type { EpisodeExecutor, ReplayAction } from "@hs/harness";
 import type { ProfileBuilder } from "@hs/profiles";
 import {
   type StepMetrics,
@@ -56,6 +56,8 @@ export interface TrainMethodOptions {
   executor?: EpisodeExecutor;
   /** Harness-call credit (`TrainerContext.creditHarnessCalls`), used when `config.rescue.creditHarnessCalls` is on. */
   creditHarnessCalls?: TrainerContext["creditHarnessCalls"];
+  /** How the policy writes a replayed action under the base views, used when `config.rescue.replay` is `base`. */
+  replayAction?: ReplayAction;
 }
 
 /** What a training run returns. */
@@ -85,6 +87,10 @@ export async function trainMethod(options: TrainMethodOptions): Promise<TrainMet
     ...(options.profileBuilder === undefined ? {} : { profileBuilder: options.profileBuilder }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.executor === undefined ? {} : { executor: options.executor }),
+    replay: {
+      harness: options.harness,
+      ...(options.replayAction === undefined ? {} : { actionUnder: options.replayAction }),
+    },
   });
   const summary = await trainGrpo(
     {

@@ -1,15 +1,17 @@
-import type { EpisodeExecutor } from "@hs/harness";
+import type { EpisodeExecutor, ReplayAction } from "@hs/harness";
 import {
   assertRouterDecisionInPool,
   createRandom,
   mixSeed,
   observedTask,
   observedTrajectory,
+  replayEpisode,
   shuffle,
 } from "@hs/harness";
 import type {
   BenchmarkV1,
   FailureLabel,
+  HarnessConfig,
   ObservedTrajectory,
   PolicyV1,
   Pool,
@@ -54,6 +56,52 @@ export interface RescuerOptions {
   classify?: (trajectory: ObservedTrajectory) => Promise<FailureLabel[]>;
   /** Where the rescue rollouts run (default: in this process). */
   executor?: EpisodeExecutor;
+  /**
+   * Replay each successful rescue rollout under this harness (the base), its actions written by
+   * `actionUnder` under the base views; a replay the base grades a success with every action
+   * transferred replaces the rollout (`replayRescues`). Absent: rescues are kept as rolled out.
+   */
+  replay?: { harness: HarnessConfig; actionUnder: ReplayAction };
+}
+
+/**
+ * The rescued trajectories with each success that replays under `replay.harness` (every action
+ * transferred, graded a success) replaced by its replay, and the replays run (each counts as a
+ * rollout, within `rolloutsLeft`). Counters: `replays`, `replaysKept`.
+ */
+async function replayRescues(
+  options: RescuerOptions,
+  task: RolloutGroup["task"],
+  rescued: Trajectory[],
+  rolloutsLeft: number,
+  metrics: Record<string, number>,
+  signal?: AbortSignal,
+): Promise<{ trajectories: Trajectory[]; replays: number }> {
+  const replay = options.replay;
+  if (replay === undefined) return { trajectories: rescued, replays: 0 };
+  const trajectories: Trajectory[] = [];
+  let replays = 0;
+  for (const trajectory of rescued) {
+    if (!trajectory.success || replays >= rolloutsLeft) {
+      trajectories.push(trajectory);
+      continue;
+    }
+    replays++;
+    const replayed = await replayEpisode({
+      task,
+      benchmark: options.benchmark,
+      harness: replay.harness,
+      trajectory,
+      actionUnder: replay.actionUnder,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const kept = replayed.transferred && replayed.trajectory.success;
+    trajectories.push(kept ? replayed.trajectory : trajectory);
+    if (kept) metrics.replaysKept = (metrics.replaysKept ?? 0) + 1;
+  }
+  metrics.replays = replays;
+  metrics.replaysKept ??= 0;
+  return { trajectories, replays };
 }
 
 /** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
@@ -179,11 +227,19 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
     const anySuccess = rescued.some((trajectory) => trajectory.success);
     metrics.successes = anySuccess ? 1 : 0;
     if (!anySuccess) return { group: null, rollouts, trajectories: rescued, metrics };
+    const replayed = await replayRescues(
+      options,
+      group.task,
+      rescued,
+      context.rolloutsLeft - rollouts,
+      metrics,
+      context.signal,
+    );
     const negative = options.keepBaseNegative ? failed.slice(0, 1) : [];
     return {
-      group: { task: group.task, harnessId: "rescue", trajectories: [...negative, ...rescued] },
-      rollouts,
-      trajectories: rescued,
+      group: { task: group.task, harnessId: "rescue", trajectories: [...negative, ...replayed.trajectories] },
+      rollouts: rollouts + replayed.replays,
+      trajectories: replayed.trajectories,
       metrics,
     };
   };

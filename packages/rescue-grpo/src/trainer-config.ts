@@ -79,6 +79,12 @@ export const trainerConfigSchema = z.object({
      * signal groups a rollout at least as cheaply as its fresh prompts, `rescuePays`). Absent: always.
      */
     gate: z.enum(rescueGates).optional(),
+    /**
+     * `base`: each successful rescue rollout is replayed under the base harness (the same actions,
+     * the base's views); a replay graded a success with every action transferred replaces it, so the
+     * group trains the base views. Each replay counts as a rollout. Absent or `none`: off.
+     */
+    replay: z.enum(["none", "base"]).optional(),
   }),
 });
 /** Configuration of a GRPO training run. */

@@ -91,8 +91,18 @@ function trainerConfigOf(
       reanchorEvery: integerOption(args, "reanchor-every", defaults.rescue.reanchorEvery),
       ...(args.values["credit-harness-calls"] === true ? { creditHarnessCalls: true } : {}),
       ...rescueGateOf(args),
+      ...rescueReplayOf(args),
     },
   };
+}
+
+/** `--rescue-replay`, set in the config only when given (a run without it keeps its config.json). */
+function rescueReplayOf(args: CommandArguments): { replay?: "none" | "base" } {
+  const replay = stringOption(args, "rescue-replay");
+  if (replay === undefined) return {};
+  if (replay !== "none" && replay !== "base")
+    throw new UsageError(`--rescue-replay: "${replay}" is not one of none, base`);
+  return { replay };
 }
 
 /** `--rescue-gate`, set in the config only when given (a run without it keeps its config.json). */

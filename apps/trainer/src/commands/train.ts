@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { trainMethod } from "@hs/harness-s";
-import { EmbeddedGrpoLearner, harnessCallCredit } from "@hs/learner-embedded";
+import { EmbeddedGrpoLearner, embeddedReplayAction, harnessCallCredit } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { writeProfileSet } from "@hs/profiles";
 import { defaultTrainerConfig, embeddedLearnerOptions } from "@hs/rescue-grpo";
@@ -56,6 +56,13 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
       description: "drop (with a warning) profiles of harnesses not in the pool instead of refusing them",
     }),
     "rescue-gate": sharedOption("rescue-gate"),
+    "rescue-replay": {
+      type: "string",
+      value: "R",
+      description:
+        "none, or base: each successful rescue rollout is replayed under the base harness with the same actions, and a replay graded a success with every action the same under the base views replaces it (each replay counts as a rollout; embedded policy)",
+      defaultNote: "none",
+    },
     "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
     "credit-harness-calls": sharedOption("credit-harness-calls"),
     "reanchor-every": sharedOption("reanchor-every", {
@@ -152,7 +159,13 @@ async function embeddedStack(setup: TrainSetup) {
     grpoLearner.dispose();
     policy.dispose();
   };
-  return { policy, learner, release, creditHarnessCalls: harnessCallCredit(policy) };
+  return {
+    policy,
+    learner,
+    release,
+    creditHarnessCalls: harnessCallCredit(policy),
+    replayAction: embeddedReplayAction(policy),
+  };
 }
 
 async function weightStackOf(setup: TrainSetup, args: CommandArguments, io: CommandIo) {
@@ -197,6 +210,7 @@ async function trainInOwnedDirectory(
     ...{ outDirectory: runDirectory, pool: setup.pool, profiles: setup.profileSet, router: setup.router },
     ...(executor === undefined ? {} : { executor }),
     ...("creditHarnessCalls" in stack ? { creditHarnessCalls: stack.creditHarnessCalls } : {}),
+    ...("replayAction" in stack ? { replayAction: stack.replayAction } : {}),
     onProgress: (message) => io.stderr(`${message}\n`),
     onStep: (metrics) => io.stderr(`${trainStepLine(metrics, config.rolloutBudget)}\n`),
   });

@@ -3,6 +3,7 @@ export * from "./hold-submit.js";
 export * from "./parse-action.js";
 export * from "./render-feedback.js";
 export * from "./render-initial-messages.js";
+export * from "./replay-episode.js";
 export * from "./run-episode.js";
 export * from "./run-episode-options.js";
 export { stepSeed } from "./run-step.js";
