@@ -9,7 +9,7 @@ import {
   lookupPool,
   lookupTextHarness,
 } from "@hs/harness/test-environments";
-import { EmbeddedGrpoLearner } from "@hs/learner-embedded";
+import { EmbeddedGrpoLearner, embeddedReplayAction } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { profilePool } from "@hs/profiles";
 import { defaultTrainerConfig, type SamplingMethod, type StepMetrics } from "@hs/rescue-grpo";
@@ -155,5 +155,46 @@ describe("trainMethod", () => {
       });
     await expect(run("all-rescue")).rejects.toThrow(/needs a sibling pool/);
     expect(bestValidatedSibling(lookupPool)).toBe("sibling-budget");
+  });
+
+  it("replays rescues under the base harness when asked, counting each replay as a rollout", async () => {
+    const benchmark = createLookupBenchmark();
+    const { tasks } = await benchmark.loadTasks({});
+    const run = async (replay: "base" | undefined, withAction: boolean) => {
+      const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 1 });
+      const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
+      const defaults = defaultTrainerConfig("all-rescue", 1);
+      const config = {
+        ...defaults,
+        groupSize: 4,
+        promptsPerStep: 2,
+        rolloutBudget: 96,
+        rescue: { ...defaults.rescue, ...(replay === undefined ? {} : { replay }) },
+      };
+      const outDirectory = await scratch();
+      try {
+        await trainMethod({
+          ...{ benchmark, harness: lookupTextHarness, tasks, policy, learner, config, outDirectory },
+          pool: lookupPool,
+          ...(withAction ? { replayAction: embeddedReplayAction(policy) } : {}),
+        });
+        const lines = (await readFile(join(outDirectory, "metrics.jsonl"), "utf8")).trim().split("\n");
+        return lines.map((line) => JSON.parse(line) as StepMetrics);
+      } finally {
+        learner.dispose();
+        policy.dispose();
+      }
+    };
+    const sum = (steps: StepMetrics[], name: string) =>
+      steps.reduce((total, step) => total + (step.rescue[name] ?? 0), 0);
+    const plain = await run(undefined, true);
+    expect(sum(plain, "replays")).toBe(0);
+    const replayed = await run("base", true);
+    expect(sum(replayed, "successes")).toBeGreaterThan(0);
+    expect(sum(replayed, "replays")).toBeGreaterThanOrEqual(sum(replayed, "successes"));
+    expect(sum(replayed, "replaysKept")).toBeGreaterThan(0);
+    expect(sum(replayed, "replaysKept")).toBeLessThanOrEqual(sum(replayed, "replays"));
+    expect(replayed.at(-1)!.rolloutsTotal).toBeLessThanOrEqual(96);
+    await expect(run("base", false)).rejects.toThrow(/rescue.replay is base/);
   });
 });
