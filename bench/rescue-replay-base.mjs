@@ -55,7 +55,7 @@ function replayPolicy(grammar, trajectory, checks) {
     id: "replay",
     version: "replay",
     async act(view) {
-      const action = (trajectory.steps[Math.min(index, trajectory.steps.length - 1)] ?? {}).action;
+      const action = trajectory.steps[Math.min(index, trajectory.steps.length - 1)]?.action;
       index++;
       checks.push(decisionsUnder(grammar, view, action.trace?.labels ?? [], action));
       return { content: action.content, toolCalls: action.toolCalls, logprob: null };

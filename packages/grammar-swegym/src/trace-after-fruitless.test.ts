@@ -77,7 +77,8 @@ describe("a ranked trace after a fruitless probe, offered under the base harness
 
 describe("a ranked trace whose calls run no repository line", () => {
   const configSource = ["def read(text):", "    size = len(text) + 1", "    return size", ""].join("\n");
-  const configStatement = 'Reading the pool size\n\n`config.get("pool", "size")` returns `11`. I expect `10`.';
+  const configStatement =
+    'Reading the pool size\n\n`config.get("pool", "size")` returns `11`. I expect `10`.';
   const config = scratchRepository(
     { "pkg/__init__.py": "from . import config\n", "pkg/config.py": configSource },
     configStatement,

@@ -79,9 +79,5 @@ export function rankedTraceCommand(callsLiteral: string): string {
   const trace = traceStatementCommand(callsLiteral);
   const body = trace.slice(trace.indexOf("python3 - <<'HS_TRACE'\n"), -"\nHS_TRACE".length);
   if (!trace.endsWith("\nHS_TRACE") || body === "") throw new Error("the trace command changed its shape");
-  return [
-    `${rankedCommandStart}${body}`,
-    rankingScript,
-    "HS_TRACE",
-  ].join("\n");
+  return [`${rankedCommandStart}${body}`, rankingScript, "HS_TRACE"].join("\n");
 }
