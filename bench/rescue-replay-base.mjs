@@ -1,18 +1,19 @@
 // Could a rescued trajectory have been a base-harness trajectory? Each successful sibling rollout of a
-// Harness-S run (its trajectories.jsonl) is replayed under the base harness: a scripted policy gives,
-// step by step, the actions the sibling rollout took, in a fresh environment of the same task and seed.
-// Per step it asks the embedded grammar whether the rollout's decisions are offered under the base view
-// and write the same action there. Printed per sibling and in all: rescues replayed, replays the base
-// harness also grades a success (the sibling's harness was not needed for the outcome), steps whose
-// decisions the base view offers, steps whose decisions write the same action there, and rescues whose
-// every step transfers. The same check on the sibling's own views must give 100% (a check of the reader).
-// Only training trajectories are read (train split); no held-out task is run.
+// Harness-S run (its trajectories.jsonl) is replayed under the base harness as `hs train --rescue-replay
+// base` replays it (`replayEpisode` of @hs/harness with `embeddedReplayAction` of @hs/learner-embedded:
+// the rollout's actions in a fresh environment of the same task and seed, each one kept only where the
+// grammar offers its decisions under the base view and they write the same action there). Printed per
+// sibling and in all: rescues replayed, replays the base harness also grades a success (the sibling's
+// harness was not needed for the outcome), steps whose action transfers, and rescues whose every step
+// transfers with a success (what the replay keeps). The same check on the sibling's own views must give
+// 100% (a check of the reader). Only training trajectories are read (train split); no held-out task is run.
 //
 //   pnpm build && node bench/rescue-replay-base.mjs --bench dbbench|appworld RUN_DIR... [--limit N]
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runEpisode } from "../packages/harness/dist/index.js";
+import { readTrajectories, replayEpisode } from "../packages/harness/dist/index.js";
+import { embeddedReplayAction } from "../packages/learner-embedded/dist/index.js";
+import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,50 +35,16 @@ async function benchmarkOf(name) {
   throw new Error(`--bench must be dbbench or appworld, got ${JSON.stringify(name)}`);
 }
 
-/** Whether `labels` are offered in turn under `view`, and whether they then write `action` there. */
-export function decisionsUnder(grammar, view, labels, action) {
-  for (let index = 0; index < labels.length; index++) {
-    const step = grammar.next(view, labels.slice(0, index));
-    if (step.done || !step.decision.options.some((option) => option.label === labels[index]))
-      return { offered: false, same: false };
-  }
-  const done = grammar.next(view, labels);
-  if (!done.done) return { offered: false, same: false };
-  const written = (entry) => JSON.stringify({ content: entry.content, toolCalls: entry.toolCalls ?? [] });
-  return { offered: true, same: written(done) === written(action) };
-}
-
-/** A policy that gives `trajectory`'s actions in order (its last one again if the base asks for more). */
-function replayPolicy(grammar, trajectory, checks) {
-  let index = 0;
-  return {
-    specificationVersion: "v1",
-    id: "replay",
-    version: "replay",
-    async act(view) {
-      const action = trajectory.steps[Math.min(index, trajectory.steps.length - 1)]?.action;
-      index++;
-      checks.push(decisionsUnder(grammar, view, action.trace?.labels ?? [], action));
-      return { content: action.content, toolCalls: action.toolCalls, logprob: null };
-    },
-  };
-}
-
-function readRescues(directory) {
-  const path = join(directory, "trajectories.jsonl");
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .flatMap((line, index) => {
-      if (line.trim() === "") return [];
-      try {
-        return [JSON.parse(line)];
-      } catch (error) {
-        throw new Error(`${path}:${index + 1}: not JSON (${error.message})`);
-      }
-    });
+/** The run's trajectories; a malformed line stops the script, named with its file and line. */
+async function readRun(directory) {
+  const { records, problems } = await readTrajectories(join(directory, "trajectories.jsonl"));
+  if (problems.length > 0) throw new Error(problems.map((problem) => problem.message).join("\n"));
+  return records;
 }
 
 const { benchmark, grammar } = await benchmarkOf(values.bench);
+// the log-probabilities the replayed actions get are not used here, only whether they transfer
+const actionUnder = embeddedReplayAction(await createEmbeddedPolicy({ grammar, seed: 0 }));
 if (positionals.length === 0)
   throw new Error("give one or more run directories (each with trajectories.jsonl)");
 const presets = new Map(Object.values(benchmark.presets).map((preset) => [preset.id, preset]));
@@ -98,7 +65,6 @@ const add = (key, field, amount = 1) => {
     rescues: 0,
     baseSuccess: 0,
     steps: 0,
-    offered: 0,
     same: 0,
     ownSame: 0,
     whole: 0,
@@ -109,7 +75,7 @@ const add = (key, field, amount = 1) => {
 const started = Date.now();
 let lastReport = started;
 for (const directory of positionals) {
-  const trajectories = readRescues(directory);
+  const trajectories = await readRun(directory);
   const counts = new Map();
   for (const trajectory of trajectories)
     counts.set(trajectory.harnessId, (counts.get(trajectory.harnessId) ?? 0) + 1);
@@ -119,27 +85,26 @@ for (const directory of positionals) {
   let rescues = trajectories.filter((trajectory) => trajectory.harnessId !== baseId && trajectory.success);
   if (Number(values.limit) > 0) rescues = rescues.slice(0, Number(values.limit));
   for (const rescue of rescues) {
-    const checks = [];
-    const replay = await runEpisode({
+    const transfers = [];
+    const replay = await replayEpisode({
       task: await taskOf(rescue),
       benchmark,
       harness: presets.get(baseId),
-      policy: replayPolicy(grammar, rescue, checks),
-      seed: rescue.seed,
-      mode: "sample",
+      trajectory: rescue,
+      actionUnder: (view, action) => {
+        const written = actionUnder(view, action);
+        transfers.push(written !== null);
+        return written;
+      },
     });
-    const own = rescue.steps.map((step) =>
-      decisionsUnder(grammar, step.view, step.action.trace?.labels ?? [], step.action),
-    );
-    const whole = replay.success && checks.every((check) => check.same);
+    const own = rescue.steps.filter((step) => actionUnder(step.view, step.action) !== null).length;
     for (const key of [rescue.harnessId, "all"]) {
       add(key, "rescues");
-      add(key, "baseSuccess", replay.success ? 1 : 0);
-      add(key, "steps", checks.length);
-      add(key, "offered", checks.filter((check) => check.offered).length);
-      add(key, "same", checks.filter((check) => check.same).length);
-      add(key, "ownSame", own.filter((check) => check.same).length / Math.max(1, own.length));
-      add(key, "whole", whole ? 1 : 0);
+      add(key, "baseSuccess", replay.trajectory.success ? 1 : 0);
+      add(key, "steps", transfers.length);
+      add(key, "same", transfers.filter(Boolean).length);
+      add(key, "ownSame", own / Math.max(1, rescue.steps.length));
+      add(key, "whole", replay.transferred && replay.trajectory.success ? 1 : 0);
     }
     if (Date.now() - lastReport > 5000) {
       lastReport = Date.now();
@@ -149,13 +114,13 @@ for (const directory of positionals) {
 }
 const share = (part, whole) => (whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}%`);
 console.log(
-  "| harness | rescues | base grades a success | steps offered under the base view | same action there | every step the same and a success | own views, same action |",
+  "| harness | rescues | base grades a success | steps whose action transfers | every step transfers, a success | own views, transfers |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- |");
 for (const [key, row] of [...totals.entries()].sort(
   ([a], [b]) => (a === "all") - (b === "all") || a.localeCompare(b),
 ))
   console.log(
-    `| ${key} | ${row.rescues} | ${row.baseSuccess} (${share(row.baseSuccess, row.rescues)}) | ${row.offered}/${row.steps} (${share(row.offered, row.steps)}) | ${row.same}/${row.steps} (${share(row.same, row.steps)}) | ${row.whole} (${share(row.whole, row.rescues)}) | ${share(row.ownSame, row.rescues)} |`,
+    `| ${key} | ${row.rescues} | ${row.baseSuccess} (${share(row.baseSuccess, row.rescues)}) | ${row.same}/${row.steps} (${share(row.same, row.steps)}) | ${row.whole} (${share(row.whole, row.rescues)}) | ${share(row.ownSame, row.rescues)} |`,
   );
 console.log(`wall ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -10,15 +10,16 @@ function labelsOf(action: PolicyAction): string[] | null {
   return trace.labels.map(String);
 }
 
-/** Whether each of `labels` is offered in turn under the view and they finish an action there. */
+/** Whether each of `labels` is offered in turn under the view and, all taken, they finish an action. */
 function offered(policy: EmbeddedPolicy, view: Parameters<ReplayAction>[0], labels: readonly string[]) {
-  for (let index = 0; index <= labels.length; index++) {
+  return labels.every((label, index) => {
     const step = policy.grammar.next(view, labels.slice(0, index));
-    if (index === labels.length) return step.done;
-    if (step.done || !step.decision.options.some((option) => option.label === labels[index])) return false;
-  }
-  return false;
+    return !step.done && step.decision.options.some((option) => option.label === label);
+  });
 }
+
+/** The reply and tool calls an action writes, for comparing two actions. */
+const written = (action: PolicyAction) => JSON.stringify([action.content, action.toolCalls ?? []]);
 
 /**
  * How the embedded policy writes a replayed action under another harness's view: the same decisions,
@@ -29,13 +30,8 @@ export function embeddedReplayAction(policy: EmbeddedPolicy): ReplayAction {
   return (view, action) => {
     const labels = labelsOf(action);
     if (labels === null || !offered(policy, view, labels)) return null;
-    const written = actionOf(policy, policy.grammar, view, labels);
-    const step = policy.grammar.next(view, labels);
-    const toolCalls = step.done && view.actionFormat === "tool-calls" ? step.toolCalls : undefined;
-    const same =
-      written.content === action.content &&
-      JSON.stringify(toolCalls ?? []) === JSON.stringify(action.toolCalls ?? []);
-    if (!same) return null;
-    return toolCalls === undefined ? written : { ...written, toolCalls };
+    if (!policy.grammar.next(view, labels).done) return null;
+    const replayed = actionOf(policy, policy.grammar, view, labels);
+    return written(replayed) === written(action) ? replayed : null;
   };
 }

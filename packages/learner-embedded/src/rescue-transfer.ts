@@ -20,7 +20,10 @@ export function decisionProbability(
   return Math.exp(logprobs[index] ?? Number.NaN);
 }
 
-/** The action whose decisions are `labels`, with the policy's log-probabilities (as if it had sampled them). */
+/**
+ * The action whose decisions are `labels`, with the policy's log-probabilities (as if it had sampled
+ * them), and its tool calls under a native-tools view (as the embedded policy writes them).
+ */
 export function actionOf(
   policy: EmbeddedPolicy,
   grammar: ActionGrammarV1,
@@ -35,6 +38,7 @@ export function actionOf(
   if (!step.done) throw new Error(`the decisions ${labels.join(", ")} do not finish an action`);
   return {
     content: step.content,
+    ...(view.actionFormat === "tool-calls" ? { toolCalls: step.toolCalls } : {}),
     logprob: tokens.reduce((sum, token) => sum + token.logprob, 0),
     tokens,
     trace: { kind: "embedded-decisions", labels: [...labels] },
