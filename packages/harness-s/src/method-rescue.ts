@@ -111,6 +111,7 @@ export function createMethodRescue(options: MethodRescueOptions): MethodRescue {
     k: options.config.rescue.k,
     rescueBudget: options.config.rescue.budget,
     keepBaseNegative: options.config.rescue.keepBaseNegative,
+    ...(options.config.rescue.negatives === undefined ? {} : { negatives: options.config.rescue.negatives }),
     seed: options.config.seed,
     profiles: current,
     ...(options.executor === undefined ? {} : { executor: options.executor }),

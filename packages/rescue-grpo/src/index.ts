@@ -4,6 +4,7 @@ export * from "./evaluate.js";
 export * from "./groups.js";
 export * from "./rescue.js";
 export * from "./rescue-gate.js";
+export * from "./rescue-negatives.js";
 export * from "./run-state.js";
 export * from "./surrogate.js";
 export * from "./trainer.js";

@@ -114,6 +114,40 @@ describe("createRescuer", () => {
     expect(JSON.stringify(samples[0]?.steps[0]?.view)).not.toContain("is Paris");
   });
 
+  it("with base negatives keeps every base failure beside the rescue's successes only", async () => {
+    const rescuer = createRescuer({
+      benchmark,
+      pool,
+      policy: hintReader(),
+      selection: "router",
+      router: fixedRouter(["helpful", "useless"]),
+      k: 2,
+      rescueBudget: 5,
+      keepBaseNegative: true,
+      negatives: "base",
+      seed: 1,
+      profiles: () => null,
+    });
+    const group = await failedGroup();
+    const outcome = await rescuer(group, { step: 0, rolloutsLeft: 100 });
+    expect(outcome.rollouts).toBe(5);
+    expect(outcome.trajectories).toHaveLength(5);
+    const replacement = outcome.group!;
+    expect(replacement.trajectories.map((trajectory) => [trajectory.harnessId, trajectory.reward])).toEqual([
+      [lookupTextHarness.id, 0],
+      [lookupTextHarness.id, 0],
+      [lookupTextHarness.id, 0],
+      ["helpful", 1],
+      ["helpful", 1],
+      ["helpful", 1],
+    ]);
+    expect(replacement.trajectories.slice(0, 3).map((trajectory) => trajectory.seed)).toEqual(
+      group.trajectories.map((trajectory) => trajectory.seed),
+    );
+    const samples = groupSamples(replacement, "dr-grpo");
+    expect(samples.map((sample) => sample.advantage)).toEqual([-0.5, -0.5, -0.5, 0.5, 0.5, 0.5]);
+  });
+
   it("never spends more than the rollouts left, and records a router miss", async () => {
     const rescuer = createRescuer({
       benchmark,

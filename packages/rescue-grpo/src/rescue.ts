@@ -21,6 +21,7 @@ import type {
 } from "@hs/spec";
 import { InvalidInputError } from "@hs/spec";
 import { collectGroup, type RolloutGroup } from "./groups.js";
+import type { RescueNegatives } from "./rescue-negatives.js";
 import type { GroupRescuer, RescueOutcome } from "./trainer.js";
 
 /** How the siblings of a rescue are chosen. */
@@ -48,6 +49,12 @@ export interface RescuerOptions {
   rescueBudget: number;
   /** Keep one base failure in the replacement group as a negative example. */
   keepBaseNegative: boolean;
+  /**
+   * Where the replacement group's failures come from: `sibling` (default: the rescue's own failed
+   * rollouts, plus one base failure when `keepBaseNegative`) or `base` (every failure of the base group;
+   * the rescue adds only its successes, replayed where `replay` keeps them).
+   */
+  negatives?: RescueNegatives;
   /** Run seed (sibling sampling, rollout seeds). */
   seed: number;
   /** Current profiles for the router (re-anchored during training), or null. */
@@ -102,6 +109,12 @@ async function replayRescues(
   metrics.replays = replays;
   metrics.replaysKept ??= 0;
   return { trajectories, replays };
+}
+
+/** The group that replaces a rescued all-fail group, as `options.negatives` composes it. */
+function replacementOf(options: RescuerOptions, failed: Trajectory[], rescued: Trajectory[]): Trajectory[] {
+  if (options.negatives === "base") return [...failed, ...rescued.filter((trajectory) => trajectory.success)];
+  return [...(options.keepBaseNegative ? failed.slice(0, 1) : []), ...rescued];
 }
 
 /** Splits `budget` rollouts over `count` siblings, earlier siblings taking the remainder. */
@@ -235,9 +248,12 @@ export function createRescuer(options: RescuerOptions): GroupRescuer {
       metrics,
       context.signal,
     );
-    const negative = options.keepBaseNegative ? failed.slice(0, 1) : [];
     return {
-      group: { task: group.task, harnessId: "rescue", trajectories: [...negative, ...replayed.trajectories] },
+      group: {
+        task: group.task,
+        harnessId: "rescue",
+        trajectories: replacementOf(options, failed, replayed.trajectories),
+      },
       rollouts: rollouts + replayed.replays,
       trajectories: replayed.trajectories,
       metrics,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { advantageMethods } from "./advantages.js";
 import { lossAggregations } from "./aggregation.js";
 import { rescueGates } from "./rescue-gate.js";
+import { rescueNegatives } from "./rescue-negatives.js";
 
 /**
  * Ways of filling a training batch, all in one code path at equal rollout budget:
@@ -85,6 +86,12 @@ export const trainerConfigSchema = z.object({
      * group trains the base views. Each replay counts as a rollout. Absent or `none`: off.
      */
     replay: z.enum(["none", "base"]).optional(),
+    /**
+     * Where a rescued group's failures come from: `sibling` (the rescue's failed rollouts, plus one base
+     * failure with `keepBaseNegative`) or `base` (every failure of the base group, beside the rescue's
+     * successes only). Absent: `sibling`.
+     */
+    negatives: z.enum(rescueNegatives).optional(),
   }),
 });
 /** Configuration of a GRPO training run. */

@@ -167,6 +167,18 @@ export const badInputCases: BadInputCase[] = [
     message: /--rescue-gate: "sometimes" is not one of always, yield/,
   },
   {
+    name: "unknown-rescue-negatives",
+    args: trainWith("--method", "grpo", "--rescue-negatives", "all"),
+    code: 2,
+    message: /--rescue-negatives: "all" is not one of sibling, base/,
+  },
+  {
+    name: "rescue-negatives-base-without-negatives",
+    args: trainWith("--method", "grpo", "--rescue-negatives", "base", "--no-negative"),
+    code: 2,
+    message: /--rescue-negatives base keeps every base failure; it cannot be given with --no-negative/,
+  },
+  {
     name: "route-k-zero",
     args: [...route, "--k", "0"],
     code: 2,

@@ -3,7 +3,9 @@ import { readProfileSet } from "@hs/profiles";
 import {
   defaultTrainerConfig,
   type RescueGate,
+  type RescueNegatives,
   rescueGates,
+  rescueNegatives,
   samplingMethods,
   type TrainerConfig,
 } from "@hs/rescue-grpo";
@@ -92,6 +94,7 @@ function trainerConfigOf(
       ...(args.values["credit-harness-calls"] === true ? { creditHarnessCalls: true } : {}),
       ...rescueGateOf(args),
       ...rescueReplayOf(args),
+      ...rescueNegativesOf(args),
     },
   };
 }
@@ -103,6 +106,19 @@ function rescueReplayOf(args: CommandArguments): { replay?: "none" | "base" } {
   if (replay !== "none" && replay !== "base")
     throw new UsageError(`--rescue-replay: "${replay}" is not one of none, base`);
   return { replay };
+}
+
+/** `--rescue-negatives`, set in the config only when given; `base` with `--no-negative` is a contradiction. */
+function rescueNegativesOf(args: CommandArguments): { negatives?: RescueNegatives } {
+  const negatives = stringOption(args, "rescue-negatives");
+  if (negatives === undefined) return {};
+  if (!(rescueNegatives as readonly string[]).includes(negatives))
+    throw new UsageError(`--rescue-negatives: "${negatives}" is not one of ${rescueNegatives.join(", ")}`);
+  if (negatives === "base" && args.values["no-negative"] === true)
+    throw new UsageError(
+      "--rescue-negatives base keeps every base failure; it cannot be given with --no-negative",
+    );
+  return { negatives: negatives as RescueNegatives };
 }
 
 /** `--rescue-gate`, set in the config only when given (a run without it keeps its config.json). */

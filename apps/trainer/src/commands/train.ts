@@ -63,6 +63,13 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
         "none, or base: each successful rescue rollout is replayed under the base harness with the same actions, and a replay graded a success with every action the same under the base views replaces it (each replay counts as a rollout; embedded policy)",
       defaultNote: "none",
     },
+    "rescue-negatives": {
+      type: "string",
+      value: "N",
+      description:
+        "sibling (a rescued group's failures are the rescue's own failed rollouts, plus one base failure unless --no-negative) or base (every failure of the base group, beside the rescue's successes only)",
+      defaultNote: "sibling",
+    },
     "no-negative": { type: "boolean", description: "do not keep one base failure in a rescued group" },
     "credit-harness-calls": sharedOption("credit-harness-calls"),
     "reanchor-every": sharedOption("reanchor-every", {
