@@ -197,4 +197,42 @@ describe("trainMethod", () => {
     expect(replayed.at(-1)!.rolloutsTotal).toBeLessThanOrEqual(96);
     await expect(run("base", false)).rejects.toThrow(/rescue.replay is base/);
   });
+
+  it("trains every base failure beside the rescue's successes when rescue.negatives is base", async () => {
+    const benchmark = createLookupBenchmark();
+    const { tasks } = await benchmark.loadTasks({});
+    const run = async (negatives: "base" | undefined) => {
+      const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 1 });
+      const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
+      const defaults = defaultTrainerConfig("all-rescue", 1);
+      const rescue = { ...defaults.rescue, ...(negatives === undefined ? {} : { negatives }) };
+      const config = { ...defaults, groupSize: 4, promptsPerStep: 2, rolloutBudget: 96, rescue };
+      const outDirectory = await scratch();
+      try {
+        await trainMethod({
+          ...{ benchmark, harness: lookupTextHarness, tasks, policy, learner, config, outDirectory },
+          pool: lookupPool,
+        });
+        const lines = (await readFile(join(outDirectory, "metrics.jsonl"), "utf8")).trim().split("\n");
+        return lines.map((line) => JSON.parse(line) as StepMetrics);
+      } finally {
+        learner.dispose();
+        policy.dispose();
+      }
+    };
+    const rescuedSuccesses = (step: StepMetrics) =>
+      Object.entries(step.rescue)
+        .filter(([name]) => name.startsWith("sibling:") && name.endsWith(":successes"))
+        .reduce((total, [, count]) => total + count, 0);
+    const base = await run("base");
+    const saved = base.filter((step) => rescuedSuccesses(step) > 0);
+    expect(saved.length).toBeGreaterThan(0);
+    for (const step of base)
+      expect(step.learner.samples).toBe(step.groupsTrained * 4 + rescuedSuccesses(step));
+    const sibling = await run(undefined);
+    const first = sibling.findIndex((step) => rescuedSuccesses(step) > 0);
+    expect(sibling[first]!.learner.samples).not.toBe(
+      sibling[first]!.groupsTrained * 4 + rescuedSuccesses(sibling[first]!),
+    );
+  });
 });
