@@ -29,11 +29,21 @@ export function evaluationSuccess(run, split) {
 
 /**
  * The step counters of a run's metrics.jsonl summed over its steps: rescues, their rollouts, groups
- * saved, rescues the gate held back, harness-call steps credited, and per sibling the rollouts it was
+ * saved, rescues the gate held back, harness-call steps credited, replays run and kept under the base
+ * harness (`--rescue-replay base`), and per sibling the rollouts it was
  * given and the groups it saved (`sibling:ID:rollouts`, `sibling:ID:successes`).
  */
 export function rescueCountsOf(file) {
-  const counts = { attempts: 0, rollouts: 0, saved: 0, gated: 0, credited: 0, siblings: {} };
+  const counts = {
+    attempts: 0,
+    rollouts: 0,
+    saved: 0,
+    gated: 0,
+    credited: 0,
+    replays: 0,
+    kept: 0,
+    siblings: {},
+  };
   for (const [index, line] of readRunFile(file, "hs train").split("\n").entries()) {
     if (line.trim() === "") continue;
     let step;
@@ -48,6 +58,8 @@ export function rescueCountsOf(file) {
     counts.saved += rescue.successes ?? 0;
     counts.gated += rescue.gated ?? 0;
     counts.credited += rescue.creditedSteps ?? 0;
+    counts.replays += rescue.replays ?? 0;
+    counts.kept += rescue.replaysKept ?? 0;
     for (const [key, value] of Object.entries(rescue)) {
       const sibling = /^sibling:(.+):(rollouts|successes)$/.exec(key);
       if (sibling === null) continue;
@@ -78,7 +90,7 @@ export const format = (value) => value.toFixed(3);
 /** One line of an arm's rescue counters per seed (`rescueCountsOf` of each seed's run). */
 export const rescueLine = (name, perSeed) => {
   const list = (key) => perSeed.map((counts) => counts[key]).join(", ");
-  return `${name}, per seed: rescues ${list("attempts")}; their rollouts ${list("rollouts")}; groups saved ${list("saved")}; held back by the gate ${list("gated")}; harness-call steps credited ${list("credited")}`;
+  return `${name}, per seed: rescues ${list("attempts")}; their rollouts ${list("rollouts")}; groups saved ${list("saved")}; held back by the gate ${list("gated")}; harness-call steps credited ${list("credited")}; replays ${list("replays")}, kept ${list("kept")}`;
 };
 
 export const row = (cells) => `| ${cells.join(" | ")} |`;
