@@ -7,7 +7,7 @@ import {
 import type { Pool, RouterV1 } from "@hs/spec";
 import { describe, expect, it } from "vitest";
 import { groupSamples, type RolloutGroup } from "./groups.js";
-import { createRescuer, shareBudget } from "./rescue.js";
+import { createRescuer, type RescuerOptions, shareBudget } from "./rescue.js";
 
 const benchmark = createLookupBenchmark();
 const { tasks } = await benchmark.loadTasks({});
@@ -73,8 +73,9 @@ describe("createRescuer", () => {
     expect(shareBudget(4, 0)).toEqual([]);
   });
 
-  it("replaces an all-fail group with sibling rollouts trained on the sibling's view", async () => {
-    const rescuer = createRescuer({
+  /** The helpful sibling first, then the useless one, 5 rollouts shared between them. */
+  const helpfulFirst = (extra: Partial<RescuerOptions> = {}) =>
+    createRescuer({
       benchmark,
       pool,
       policy: hintReader(),
@@ -85,7 +86,11 @@ describe("createRescuer", () => {
       keepBaseNegative: true,
       seed: 1,
       profiles: () => null,
+      ...extra,
     });
+
+  it("replaces an all-fail group with sibling rollouts trained on the sibling's view", async () => {
+    const rescuer = helpfulFirst();
     const group = await failedGroup();
     const outcome = await rescuer(group, { step: 0, rolloutsLeft: 100 });
     expect(outcome.rollouts).toBe(5);
@@ -115,19 +120,7 @@ describe("createRescuer", () => {
   });
 
   it("with base negatives keeps every base failure beside the rescue's successes only", async () => {
-    const rescuer = createRescuer({
-      benchmark,
-      pool,
-      policy: hintReader(),
-      selection: "router",
-      router: fixedRouter(["helpful", "useless"]),
-      k: 2,
-      rescueBudget: 5,
-      keepBaseNegative: true,
-      negatives: "base",
-      seed: 1,
-      profiles: () => null,
-    });
+    const rescuer = helpfulFirst({ negatives: "base" });
     const group = await failedGroup();
     const outcome = await rescuer(group, { step: 0, rolloutsLeft: 100 });
     expect(outcome.rollouts).toBe(5);
