@@ -65,7 +65,7 @@ with "hs eval --bench NAME --policy embedded:DIR".`,
     },
     "rescue-negatives": {
       type: "string",
-      value: "N",
+      value: "SOURCE",
       description:
         "sibling (a rescued group's failures are the rescue's own failed rollouts, plus one base failure unless --no-negative) or base (every failure of the base group, beside the rescue's successes only)",
       defaultNote: "sibling",
