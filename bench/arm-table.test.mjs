@@ -28,7 +28,11 @@ for (const [seed, success] of [
       rolloutsRescue: 2,
       rescue: { attempts: 1, successes: seed - 3, "sibling:check:rollouts": 1, "sibling:check:successes": 1 },
     },
-    { step: 1, rolloutsRescue: 2, rescue: { attempts: 1, "sibling:hint:rollouts": 2 } },
+    {
+      step: 1,
+      rolloutsRescue: 2,
+      rescue: { attempts: 1, "sibling:hint:rollouts": 2, replays: seed - 2, replaysKept: seed - 3 },
+    },
   ]);
 }
 const arms = ["--arm", `grpo=${join(directory, "grpo")}`, "--arm", `rescue=${join(directory, "rescue")}`];
@@ -39,6 +43,7 @@ it("prints every seed, the arm minus the baseline with Welch's t, and the rescue
   assert.match(stdout, /\| rescue \| 0\.300 \| 0\.400 \| 0\.350 \| 0\.071 \|/);
   assert.match(stdout, /rescue - grpo: 0\.200 \(Welch t 2\.83\)/);
   assert.match(stdout, /rescue, per seed: rescues 2, 2; their rollouts 4, 4; groups saved 0, 1/);
+  assert.match(stdout, /; replays 1, 2, kept 0, 1$/m);
   assert.match(stdout, /check 2 rollouts, 2 successful rollouts; hint 4 rollouts, 0 successful rollouts/);
   assert.match(table("--seeds", "4", ...arms).stdout, /\| grpo \| 0\.200 \| 0\.200 \| 0\.000 \|/);
 });
