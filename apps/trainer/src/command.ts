@@ -64,6 +64,17 @@ export function stringOption(args: CommandArguments, name: string): string | und
   return value;
 }
 
+/** `text`, the value of `--name`, as one of `choices`, or a usage error listing them. */
+export function choiceOf<Choice extends string>(
+  name: string,
+  text: string,
+  choices: readonly Choice[],
+): Choice {
+  const choice = choices.find((candidate) => candidate === text);
+  if (choice === undefined) throw new UsageError(`--${name}: "${text}" is not one of ${choices.join(", ")}`);
+  return choice;
+}
+
 /** The option's default in the command's table, for a reader given no fallback. */
 export function tableDefault(args: CommandArguments, name: string): number {
   const fallback = args.options[name]?.default;

@@ -12,12 +12,19 @@ import {
 import { EmbeddedGrpoLearner, embeddedReplayAction } from "@hs/learner-embedded";
 import { createEmbeddedPolicy } from "@hs/policy-embedded";
 import { profilePool } from "@hs/profiles";
-import { defaultTrainerConfig, type SamplingMethod, type StepMetrics } from "@hs/rescue-grpo";
+import {
+  defaultTrainerConfig,
+  type SamplingMethod,
+  type StepMetrics,
+  type TrainerConfig,
+} from "@hs/rescue-grpo";
 import type { RouterV1 } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { bestValidatedSibling, methodSelection } from "./method-selection.js";
 import { trainMethod } from "./train-method.js";
 
+type RescueSettings = TrainerConfig["rescue"];
+const lookupBenchmark = createLookupBenchmark();
 const directories: string[] = [];
 afterAll(async () => {
   for (const directory of directories) await rm(directory, { recursive: true, force: true });
@@ -157,34 +164,35 @@ describe("trainMethod", () => {
     expect(bestValidatedSibling(lookupPool)).toBe("sibling-budget");
   });
 
-  it("replays rescues under the base harness when asked, counting each replay as a rollout", async () => {
-    const benchmark = createLookupBenchmark();
-    const { tasks } = await benchmark.loadTasks({});
-    const run = async (replay: "base" | undefined, withAction: boolean) => {
-      const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 1 });
-      const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
-      const defaults = defaultTrainerConfig("all-rescue", 1);
-      const config = {
-        ...defaults,
-        groupSize: 4,
-        promptsPerStep: 2,
-        rolloutBudget: 96,
-        rescue: { ...defaults.rescue, ...(replay === undefined ? {} : { replay }) },
-      };
-      const outDirectory = await scratch();
-      try {
-        await trainMethod({
-          ...{ benchmark, harness: lookupTextHarness, tasks, policy, learner, config, outDirectory },
-          pool: lookupPool,
-          ...(withAction ? { replayAction: embeddedReplayAction(policy) } : {}),
-        });
-        const lines = (await readFile(join(outDirectory, "metrics.jsonl"), "utf8")).trim().split("\n");
-        return lines.map((line) => JSON.parse(line) as StepMetrics);
-      } finally {
-        learner.dispose();
-        policy.dispose();
-      }
+  /** All-rescue on the lookup benchmark (96 rollouts, G = 4) with `rescue` settings; its step metrics. */
+  async function lookupRescueRun(rescue: Partial<RescueSettings>, withReplayAction: boolean) {
+    const { tasks } = await lookupBenchmark.loadTasks({});
+    const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 1 });
+    const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
+    const defaults = defaultTrainerConfig("all-rescue", 1);
+    const config = {
+      ...defaults,
+      ...{ groupSize: 4, promptsPerStep: 2, rolloutBudget: 96 },
+      rescue: { ...defaults.rescue, ...rescue },
     };
+    const outDirectory = await scratch();
+    try {
+      await trainMethod({
+        ...{ benchmark: lookupBenchmark, harness: lookupTextHarness, tasks, policy, learner },
+        ...{ config, outDirectory, pool: lookupPool },
+        ...(withReplayAction ? { replayAction: embeddedReplayAction(policy) } : {}),
+      });
+      const lines = (await readFile(join(outDirectory, "metrics.jsonl"), "utf8")).trim().split("\n");
+      return lines.map((line) => JSON.parse(line) as StepMetrics);
+    } finally {
+      learner.dispose();
+      policy.dispose();
+    }
+  }
+
+  it("replays rescues under the base harness when asked, counting each replay as a rollout", async () => {
+    const run = (replay: "base" | undefined, withAction: boolean) =>
+      lookupRescueRun(replay === undefined ? {} : { replay }, withAction);
     const sum = (steps: StepMetrics[], name: string) =>
       steps.reduce((total, step) => total + (step.rescue[name] ?? 0), 0);
     const plain = await run(undefined, true);
@@ -199,27 +207,8 @@ describe("trainMethod", () => {
   });
 
   it("trains every base failure beside the rescue's successes when rescue.negatives is base", async () => {
-    const benchmark = createLookupBenchmark();
-    const { tasks } = await benchmark.loadTasks({});
-    const run = async (negatives: "base" | undefined) => {
-      const policy = await createEmbeddedPolicy({ grammar: createLookupGrammar(), seed: 1 });
-      const learner = new EmbeddedGrpoLearner({ policy, learningRate: 0.05 });
-      const defaults = defaultTrainerConfig("all-rescue", 1);
-      const rescue = { ...defaults.rescue, ...(negatives === undefined ? {} : { negatives }) };
-      const config = { ...defaults, groupSize: 4, promptsPerStep: 2, rolloutBudget: 96, rescue };
-      const outDirectory = await scratch();
-      try {
-        await trainMethod({
-          ...{ benchmark, harness: lookupTextHarness, tasks, policy, learner, config, outDirectory },
-          pool: lookupPool,
-        });
-        const lines = (await readFile(join(outDirectory, "metrics.jsonl"), "utf8")).trim().split("\n");
-        return lines.map((line) => JSON.parse(line) as StepMetrics);
-      } finally {
-        learner.dispose();
-        policy.dispose();
-      }
-    };
+    const run = (negatives: "base" | undefined) =>
+      lookupRescueRun(negatives === undefined ? {} : { negatives }, false);
     const rescuedSuccesses = (step: StepMetrics) =>
       Object.entries(step.rescue)
         .filter(([name]) => name.startsWith("sibling:") && name.endsWith(":successes"))

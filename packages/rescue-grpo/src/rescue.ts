@@ -49,11 +49,7 @@ export interface RescuerOptions {
   rescueBudget: number;
   /** Keep one base failure in the replacement group as a negative example. */
   keepBaseNegative: boolean;
-  /**
-   * Where the replacement group's failures come from: `sibling` (default: the rescue's own failed
-   * rollouts, plus one base failure when `keepBaseNegative`) or `base` (every failure of the base group;
-   * the rescue adds only its successes, replayed where `replay` keeps them).
-   */
+  /** Where the replacement group's failures come from (`rescueNegatives`; absent: `sibling`). */
   negatives?: RescueNegatives;
   /** Run seed (sibling sampling, rollout seeds). */
   seed: number;

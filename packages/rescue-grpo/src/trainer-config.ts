@@ -86,11 +86,7 @@ export const trainerConfigSchema = z.object({
      * group trains the base views. Each replay counts as a rollout. Absent or `none`: off.
      */
     replay: z.enum(["none", "base"]).optional(),
-    /**
-     * Where a rescued group's failures come from: `sibling` (the rescue's failed rollouts, plus one base
-     * failure with `keepBaseNegative`) or `base` (every failure of the base group, beside the rescue's
-     * successes only). Absent: `sibling`.
-     */
+    /** Where a rescued group's failures come from (`rescueNegatives`). Absent: `sibling`. */
     negatives: z.enum(rescueNegatives).optional(),
   }),
 });

@@ -10,12 +10,7 @@ import {
   type ProposerV1,
   writePool,
 } from "@hs/evolution";
-import {
-  createLlmClassifier,
-  createRuleClassifier,
-  type FailureClassifierV1,
-  isFixDirection,
-} from "@hs/failure-analysis";
+import { createLlmClassifier, createRuleClassifier, type FailureClassifierV1 } from "@hs/failure-analysis";
 import { appendTrajectories, genericConventions, genericLibrary } from "@hs/harness";
 import { type BenchmarkV1, type FixDirection, fixDirections, type Pool } from "@hs/spec";
 import { numberArgument } from "../arguments.js";
@@ -25,6 +20,7 @@ import {
   type Command,
   type CommandArguments,
   type CommandIo,
+  choiceOf,
   integerOption,
   stringOption,
   UsageError,
@@ -43,11 +39,7 @@ export function parseDirections(text: string | undefined): FixDirection[] {
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "");
-  for (const name of names) {
-    if (!isFixDirection(name))
-      throw new UsageError(`--directions: "${name}" is not one of ${fixDirections.join(", ")}`);
-  }
-  return names as FixDirection[];
+  return names.map((name) => choiceOf("directions", name, fixDirections));
 }
 
 /**
@@ -293,11 +285,9 @@ function failureModels(args: CommandArguments, benchmark: BenchmarkV1, calls: Ou
 
 /** `--first-generation`: one of `firstGenerations` (default `evolveDefaults.firstGeneration`). */
 export function parseFirstGeneration(text: string | undefined): FirstGeneration {
-  if (text === undefined) return evolveDefaults.firstGeneration;
-  const mode = firstGenerations.find((name) => name === text);
-  if (mode === undefined)
-    throw new UsageError(`--first-generation: "${text}" is not one of ${firstGenerations.join(", ")}`);
-  return mode;
+  return text === undefined
+    ? evolveDefaults.firstGeneration
+    : choiceOf("first-generation", text, firstGenerations);
 }
 
 /** The search's sizes and acceptance rule, from their options. */

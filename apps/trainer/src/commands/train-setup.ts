@@ -15,6 +15,7 @@ import { chatOptions, type PolicyBackend, policyBackendOf } from "../chat-policy
 import {
   type CommandArguments,
   type CommandIo,
+  choiceOf,
   integerOption,
   stringOption,
   UsageError,
@@ -102,32 +103,25 @@ function trainerConfigOf(
 /** `--rescue-replay`, set in the config only when given (a run without it keeps its config.json). */
 function rescueReplayOf(args: CommandArguments): { replay?: "none" | "base" } {
   const replay = stringOption(args, "rescue-replay");
-  if (replay === undefined) return {};
-  if (replay !== "none" && replay !== "base")
-    throw new UsageError(`--rescue-replay: "${replay}" is not one of none, base`);
-  return { replay };
+  return replay === undefined ? {} : { replay: choiceOf("rescue-replay", replay, ["none", "base"] as const) };
 }
 
 /** `--rescue-negatives`, set in the config only when given; `base` with `--no-negative` is a contradiction. */
 function rescueNegativesOf(args: CommandArguments): { negatives?: RescueNegatives } {
-  const negatives = stringOption(args, "rescue-negatives");
-  if (negatives === undefined) return {};
-  if (!(rescueNegatives as readonly string[]).includes(negatives))
-    throw new UsageError(`--rescue-negatives: "${negatives}" is not one of ${rescueNegatives.join(", ")}`);
+  const text = stringOption(args, "rescue-negatives");
+  if (text === undefined) return {};
+  const negatives = choiceOf("rescue-negatives", text, rescueNegatives);
   if (negatives === "base" && args.values["no-negative"] === true)
     throw new UsageError(
       "--rescue-negatives base keeps every base failure; it cannot be given with --no-negative",
     );
-  return { negatives: negatives as RescueNegatives };
+  return { negatives };
 }
 
 /** `--rescue-gate`, set in the config only when given (a run without it keeps its config.json). */
 export function rescueGateOf(args: CommandArguments): { gate?: RescueGate } {
   const gate = stringOption(args, "rescue-gate");
-  if (gate === undefined) return {};
-  if (!(rescueGates as readonly string[]).includes(gate))
-    throw new UsageError(`--rescue-gate: "${gate}" is not one of ${rescueGates.join(", ")}`);
-  return { gate: gate as RescueGate };
+  return gate === undefined ? {} : { gate: choiceOf("rescue-gate", gate, rescueGates) };
 }
 
 async function profileSetOf(
