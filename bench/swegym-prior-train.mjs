@@ -3,12 +3,17 @@
 // resolved episodes, tasks with at least one resolution, mean steps and seconds per episode.
 // Only the train split: the prior is tuned on it, so the held-out splits are never run here.
 //
+// --harness FILE runs under a harness config (JSON, e.g. a pool sibling's `harness`) in place of the base.
+//
 //   pnpm build && node bench/swegym-prior-train.mjs [--limit 20] [--rollouts 2] [--seed 0] [--verbose] [--only REGEX]
+//     [--harness FILE]
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createSweGym } from "../packages/benchmarks-swegym/dist/index.js";
 import { createSweGymGrammar } from "../packages/grammar-swegym/dist/index.js";
 import { runEpisode } from "../packages/harness/dist/index.js";
 import { createEmbeddedPolicy } from "../packages/policy-embedded/dist/index.js";
+import { harnessConfigSchema } from "../packages/spec/dist/index.js";
 
 const { values } = parseArgs({
   options: {
@@ -17,6 +22,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "0" },
     verbose: { type: "boolean", default: false },
     only: { type: "string" },
+    harness: { type: "string" },
   },
 });
 const rollouts = Number(values.rollouts);
@@ -25,7 +31,10 @@ const grammar = createSweGymGrammar();
 // grading runs are cut at 120 s (SWE-bench's default is 1800 s): a submitted rewrite that loops
 // forever would otherwise hold the shared machine for half an hour
 const benchmark = await createSweGym({ actionGrammar: grammar, gradeTimeLimitMs: 120_000 });
-const harness = benchmark.presets[benchmark.defaultPreset];
+const harness =
+  values.harness === undefined
+    ? benchmark.presets[benchmark.defaultPreset]
+    : harnessConfigSchema.parse(JSON.parse(readFileSync(values.harness, "utf8")));
 const policy = await createEmbeddedPolicy({ grammar, seed });
 const { tasks } = await benchmark.loadTasks({ split: "train" });
 const matching =

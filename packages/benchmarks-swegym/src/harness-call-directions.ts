@@ -1,6 +1,7 @@
 import type { EvolutionLibrary } from "@hs/spec";
 import { rankedTraceCommand } from "./statement/ranked-trace.js";
 import { traceBeforeAfterCommand, traceStatementCommand } from "./statement/statement-trace.js";
+import { valuesTraceCommand } from "./statement/values-trace.js";
 
 /** mini-swe-agent's submission marker: a bash command holding it submits (swebench.yaml). */
 export const submissionMarker = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT";
@@ -20,6 +21,12 @@ export const harnessTraceCommand = traceStatementCommand("{metadata.statementCal
 
 /** The statement's calls before and after the working tree's changes, the after one traced. */
 export const harnessTraceCheckCommand = traceBeforeAfterCommand("{metadata.statementCalls}");
+
+/** The statement's calls traced, with the module-level values they read (`values-trace.ts`). */
+export const harnessValuesTraceCommand = valuesTraceCommand("{metadata.statementCalls}");
+
+/** The statement's calls' outcomes and the module-level values they read, without the executed lines. */
+export const harnessValuesOnlyCommand = valuesTraceCommand("{metadata.statementCalls}", false);
 
 /** The statement's calls traced, their executed lines ranked against the repository's own tests (`ranked-trace.ts`). */
 export const harnessRankedTraceCommand = rankedTraceCommand("{metadata.statementCalls}");
@@ -53,6 +60,16 @@ export const sweGymHarnessCallLibrary: Required<
       header:
         "Before you start, the harness ran the calls the issue writes under a line tracer and the repository's tests (each call's value or traceback, then the lines the calls executed that the passing tests execute least, the likeliest place of the bug):",
       calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }],
+    },
+    {
+      header:
+        "Before you start, the harness ran the calls the issue writes under a line tracer (each call's value or traceback, the repository lines they executed, then the module-level values they read: tables and constants built when a module is imported):",
+      calls: [{ tool: "bash", arguments: { command: harnessValuesTraceCommand } }],
+    },
+    {
+      header:
+        "Before you start, the harness ran the calls the issue writes (each call's value or traceback) and listed the module-level values they read (tables and constants built when a module is imported):",
+      calls: [{ tool: "bash", arguments: { command: harnessValuesOnlyCommand } }],
     },
   ],
   followUps: [
@@ -122,6 +139,14 @@ export const sweGymHarnessCallLibrary: Required<
       calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }],
       maxPerEpisode: 1,
     },
+    {
+      tools: ["bash"],
+      resultPattern: fruitlessProbePattern,
+      resultFlags: "m",
+      note: "No rewrite of the probed lines changed what the issue's calls give, so the bug is elsewhere, perhaps in a value built when a module is imported. The harness ran the calls again with the module-level values they read:",
+      calls: [{ tool: "bash", arguments: { command: harnessValuesTraceCommand } }],
+      maxPerEpisode: 1,
+    },
   ],
   checkCalls: [
     {
@@ -140,6 +165,12 @@ export const sweGymHarnessCallLibrary: Required<
       prompt:
         "Before submitting, the harness ran the calls the issue writes on the working tree and ranked the lines they execute against the repository's tests (below; those the passing tests execute least first). Submit again to confirm, or look at the lines ranked first if the calls still give the issue's wrong value.",
       calls: { calls: [{ tool: "bash", arguments: { command: harnessRankedTraceCommand } }] },
+      submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
+    },
+    {
+      prompt:
+        "Before submitting, the harness ran the calls the issue writes on the working tree with the module-level values they read (below; tables and constants built at import). Submit again to confirm, or fix what still gives the issue's wrong value.",
+      calls: { calls: [{ tool: "bash", arguments: { command: harnessValuesTraceCommand } }] },
       submitMatch: { tool: "bash", argument: "command", pattern: submissionMarker, flags: "" },
     },
   ],

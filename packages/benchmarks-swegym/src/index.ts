@@ -31,4 +31,5 @@ export * from "./statement/python-keywords.js";
 export * from "./statement/ranked-trace.js";
 export * from "./statement/statement-terms.js";
 export * from "./statement/statement-trace.js";
+export * from "./statement/values-trace.js";
 export * from "./summarize.js";
