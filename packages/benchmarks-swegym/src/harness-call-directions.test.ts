@@ -9,12 +9,15 @@ import { createSweGym, graderInstance, type SweGym } from "./create-swegym.js";
 import { sweGymLibrary } from "./evolution-library.js";
 import {
   fruitlessProbePattern,
+  harnessRankedTraceCommand,
   harnessTestCommand,
   harnessTraceCommand,
+  harnessValuesTraceCommand,
   sweGymHarnessCallLibrary,
 } from "./harness-call-directions.js";
 import { rankedLinesHeader } from "./statement/ranked-trace.js";
 import { readTraceOutput, traceHeader } from "./statement/statement-trace.js";
+import { valuesLinesHeader } from "./statement/values-trace.js";
 
 const cache = mkdtempSync(join(tmpdir(), "hs-swegym-directions-cache-"));
 const scratch = mkdtempSync(join(tmpdir(), "hs-swegym-directions-scratch-"));
@@ -61,6 +64,33 @@ function sibling(patch: (config: HarnessConfig) => void): HarnessConfig {
   patch(config);
   return parseHarnessConfig(config);
 }
+
+/** The sibling with the library's prelude, fruitless-probe follow-up and check that run `command`. */
+function everyMoment(command: string): HarnessConfig {
+  const runs = (entry: unknown) => JSON.stringify(entry).includes(JSON.stringify(command));
+  const check = sweGymHarnessCallLibrary.checkCalls.find(runs);
+  const prelude = sweGymHarnessCallLibrary.preludes.find(runs);
+  const followUp = sweGymHarnessCallLibrary.followUps.find(
+    (entry) => runs(entry) && entry.resultPattern === fruitlessProbePattern,
+  );
+  if (check === undefined || prelude === undefined || followUp === undefined)
+    throw new Error("the library lacks an entry running the command");
+  return sibling((draft) => {
+    draft.context.prelude = prelude;
+    draft.errorRecovery.followUps = [followUp];
+    draft.verification = {
+      enabled: true,
+      prompt: check.prompt,
+      maxChecks: 1,
+      calls: check.calls,
+      ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+    };
+  });
+}
+
+const fruitless = bash(
+  "printf 'probed pkg/a.py:3 with 1 rewrites\\noriginal: x\\n  [0] => 1\\nrewrite: y\\n  = the original results\\n'",
+);
 
 describe("SWE-Gym harness-call directions", () => {
   it("the library offers them to the operators", () => {
@@ -193,23 +223,7 @@ describe("SWE-Gym harness-call directions", () => {
   it("the ranked trace: a prelude, after a probe that changed no value, and before a submit; nothing of the grader's", {
     timeout: 180_000,
   }, async () => {
-    const ranked = (entry: unknown) => JSON.stringify(entry).includes("ranked");
-    const check = sweGymHarnessCallLibrary.checkCalls.at(-1)!;
-    const config = sibling((draft) => {
-      draft.context.prelude = sweGymHarnessCallLibrary.preludes.at(-1)!;
-      draft.errorRecovery.followUps = [sweGymHarnessCallLibrary.followUps.at(-1)!];
-      draft.verification = {
-        enabled: true,
-        prompt: check.prompt,
-        maxChecks: 1,
-        calls: check.calls,
-        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
-      };
-    });
-    expect(ranked(check)).toBe(true);
-    const fruitless = bash(
-      "printf 'probed pkg/a.py:3 with 1 rewrites\\noriginal: x\\n  [0] => 1\\nrewrite: y\\n  = the original results\\n'",
-    );
+    const config = everyMoment(harnessRankedTraceCommand);
     const policy = scriptedPolicy([fruitless, submit, submit]);
     const trajectory = await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
     expect(trajectory.endReason).toBe("submitted");
@@ -227,6 +241,29 @@ describe("SWE-Gym harness-call directions", () => {
       /^Before submitting, the harness ran the calls the issue writes on the working tree and ranked/,
     );
     expectNothingOfTheGrader(task, policy.views);
+  });
+
+  it("the values trace: a prelude, after a probe that changed no value, and before a submit; nothing of the grader's", {
+    timeout: 180_000,
+  }, async () => {
+    // a train task whose calls read a module-level table (a unit's factor), so the values are listed
+    const tasks = (await benchmark.loadTasks({ split: "train" })).tasks;
+    const table = tasks.find((entry) => entry.metadata.instanceId === "harness-s__unitconv-1") as Task;
+    const policy = scriptedPolicy([fruitless, fruitless, fruitless, submit, submit]);
+    const config = everyMoment(harnessValuesTraceCommand);
+    const trajectory = await runEpisode({ task: table, benchmark, harness: config, policy, seed: 1 });
+    expect(trajectory.endReason).toBe("submitted");
+    const shownAt = (index: number) => policy.views[index]?.messages.at(-1)?.content ?? "";
+    // the follow-up waits for the third fruitless probe
+    expect([shownAt(1), shownAt(2)].some((shown) => shown.includes(valuesLinesHeader))).toBe(false);
+    for (const shown of [shownAt(0), shownAt(3), shownAt(4)]) {
+      const values = shown.slice(shown.indexOf(valuesLinesHeader));
+      expect(shown).toContain(valuesLinesHeader);
+      expect(values).toMatch(/^unitconv\/units\.py:\d+ x0\tUNITS = \{$/m);
+      expect(readTraceOutput(shown)?.lines.length).toBeGreaterThan(1);
+    }
+    expect(shownAt(3)).toContain("the bug may be in a value built when a module is imported");
+    expectNothingOfTheGrader(table, policy.views);
   });
 
   it("the fruitless-probe follow-up fires only when no probed rewrite gave a call a value", () => {

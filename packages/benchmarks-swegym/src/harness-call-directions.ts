@@ -143,9 +143,10 @@ export const sweGymHarnessCallLibrary: Required<
       tools: ["bash"],
       resultPattern: fruitlessProbePattern,
       resultFlags: "m",
-      note: "No rewrite of the probed lines changed what the issue's calls give, so the bug is elsewhere, perhaps in a value built when a module is imported. The harness ran the calls again with the module-level values they read:",
+      note: "Three probes found no rewrite that changes what the issue's calls give, so the bug may be in a value built when a module is imported. The harness ran the calls again with the module-level values they read:",
       calls: [{ tool: "bash", arguments: { command: harnessValuesTraceCommand } }],
       maxPerEpisode: 1,
+      fromMatch: 3,
     },
   ],
   checkCalls: [

@@ -29,6 +29,8 @@ export interface Episode {
   preludeEvents: HarnessEvent[];
   /** How often each follow-up rule has fired. */
   followUpsFired: number[];
+  /** How many results each follow-up rule's pattern has matched. */
+  followUpsMatched: number[];
   /** Runs `work`, adding its milliseconds to the state's `kind`; returns its value and milliseconds. */
   timed<T>(kind: "environmentMs" | "policyMs", work: () => Promise<T>): Promise<[T, number]>;
 }
@@ -65,6 +67,7 @@ export async function openEpisode(options: RunEpisodeOptions, now: () => number)
     preludeCalls: [],
     preludeEvents: [],
     followUpsFired: [],
+    followUpsMatched: [],
     async timed(kind, work) {
       const begin = now();
       const value = await work();

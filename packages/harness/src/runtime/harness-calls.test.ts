@@ -73,6 +73,39 @@ describe("harness-made calls", () => {
     expect(split.calls[0]).toMatchObject({ tool: "dump", argument: "{}" });
   });
 
+  it("a follow-up with fromMatch waits for that many matching results, then fires at most maxPerEpisode times", async () => {
+    const config = patchedLookupHarness((draft) => {
+      draft.errorRecovery.followUps = [
+        {
+          tools: ["lookup"],
+          resultPattern: "^no such key",
+          resultFlags: "",
+          note: "Two keys were missing; the harness listed the keys:",
+          calls: [{ tool: "dump", arguments: {} }],
+          maxPerEpisode: 1,
+          fromMatch: 2,
+        },
+      ];
+    });
+    const replies = ["lookup: atlantis", "lookup: france", "lookup: mu", "lookup: lemuria", "answer: Paris"];
+    const policy = createScriptedPolicy(replies);
+    const trajectory = await runEpisode({ task: france, benchmark, harness: config, policy, seed: 1 });
+    const fired = trajectory.steps.map((step) => step.harnessCalls?.length ?? 0);
+    expect(fired).toEqual([0, 0, 1, 0, 0]);
+    expect(policy.views[3]?.messages.at(-1)?.content).toMatch(
+      /^Error: no such key: mu\n\nTwo keys were missing/,
+    );
+    expect(() =>
+      parseHarnessConfig({
+        ...config,
+        errorRecovery: {
+          ...config.errorRecovery,
+          followUps: [{ ...config.errorRecovery.followUps?.[0], fromMatch: 0 }],
+        },
+      }),
+    ).toThrow(/fromMatch/);
+  });
+
   it("a follow-up whose capture does not match does not fire", async () => {
     const config = patchedLookupHarness((draft) => {
       draft.errorRecovery.followUps = [

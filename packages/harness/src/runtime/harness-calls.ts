@@ -88,18 +88,24 @@ export function expandHarnessCalls(
   return expanded;
 }
 
-/** The follow-ups that fire after a policy call and its result, given how often each fired before. */
+/**
+ * The follow-ups that fire after a policy call and its result, given how often each fired before;
+ * `matched` holds how many results each matched before and is counted up for this one.
+ */
 export function firingFollowUps(
   followUps: readonly FollowUp[],
   call: ToolCall,
   resultText: string,
   fired: readonly number[],
+  matched: number[],
 ): { index: number; followUp: FollowUp; captures: Record<string, string> }[] {
   const firing: { index: number; followUp: FollowUp; captures: Record<string, string> }[] = [];
   followUps.forEach((followUp, index) => {
     if ((fired[index] ?? 0) >= followUp.maxPerEpisode) return;
     if (followUp.tools !== undefined && !followUp.tools.includes(call.name)) return;
     if (!new RegExp(followUp.resultPattern, followUp.resultFlags).test(resultText)) return;
+    matched[index] = (matched[index] ?? 0) + 1;
+    if (matched[index] < (followUp.fromMatch ?? 1)) return;
     const captures = captureValues(followUp.capture, call, resultText);
     if (captures !== null) firing.push({ index, followUp, captures });
   });

@@ -14,7 +14,13 @@ export async function runFollowUps(
 ): Promise<void> {
   const { harness, task } = episode.options;
   const fired = episode.followUpsFired;
-  const firing = firingFollowUps(harness.errorRecovery.followUps ?? [], call, resultText, fired);
+  const firing = firingFollowUps(
+    harness.errorRecovery.followUps ?? [],
+    call,
+    resultText,
+    fired,
+    episode.followUpsMatched,
+  );
   for (const { index: rule, followUp, captures } of firing) {
     fired[rule] = (fired[rule] ?? 0) + 1;
     const values = { ...episode.metadata, ...captures };

@@ -86,6 +86,11 @@ export const followUpSchema = strictSection({
   calls: z.array(harnessCallSchema),
   /** How many times per episode it fires. */
   maxPerEpisode: z.number().int().positive(),
+  /**
+   * The matching result it first fires on (absent: 1, the first): 3 waits until the pattern has matched
+   * three results of the episode, e.g. the third search that found nothing.
+   */
+  fromMatch: z.number().int().positive().optional(),
 });
 /** A follow-up after a matching result. */
 export type FollowUp = z.infer<typeof followUpSchema>;
