@@ -89,8 +89,10 @@ export const featureNames = [
   "test-all",
   "test-file",
   "test-failing",
-  // which trace: the statement's calls alone, or their lines ranked against the repository's tests
+  // which trace: the statement's calls alone, their lines ranked against the repository's tests, or
+  // with the module-level values they read
   "trace-ranked",
+  "trace-values",
   // the grammar's heuristic fit of an option to the view, and where it stands in its decision
   "option-fit",
   "option-order",

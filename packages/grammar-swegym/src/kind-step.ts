@@ -1,11 +1,10 @@
 import type { DecisionOption, GrammarStep } from "@hs/spec";
-import { submitCommand } from "./commands.js";
 import { ask, option } from "./decision-options.js";
 import { type ActionKind, actionKinds, type FeatureName, grammarTuning } from "./features.js";
-import { probeAvailable, probeFit, probeFoundFix, probesSinceShow, probesSpent } from "./probe-step.js";
-import { probeVerdict, promising } from "./probe-verdict.js";
+import { probeAvailable, probeFit, probeFoundFix, probesSinceShow } from "./probe-step.js";
 import { showTargets } from "./show-step.js";
-import { traceAvailable, traceFit } from "./trace-step.js";
+import { probedEdit, revertedEdits, submitFit } from "./submit-fit.js";
+import { traceAvailable, traceFit, valuesTraceBeforeSubmit } from "./trace-step.js";
 import type { ViewContext } from "./view-context.js";
 
 /** Whether a kind has options in this view (submit, explore and test always do). */
@@ -46,19 +45,6 @@ function showFit(context: ViewContext): number {
   return fresh ? 0.3 : -0.5;
 }
 
-/** Edits the episode has undone (each a failed attempt). */
-function revertedEdits(context: ViewContext): number {
-  return context.read.edits.filter((edit) => edit.applied && edit.reverted).length;
-}
-
-/** Whether the latest live edit is a rewrite a probe found promising (its check is the probe). */
-export function probedEdit(context: ViewContext): boolean {
-  const edit = context.liveEdits.at(-1);
-  if (edit === undefined) return false;
-  const probe = context.read.probes.get(`${edit.file}:${edit.line}`);
-  return probe !== undefined && promising(probeVerdict(context.read, probe, edit.replacement));
-}
-
 function editFit(context: ViewContext): number {
   if (revertedEdits(context) >= grammarTuning.maxFailedEdits) return 0;
   if (probeFoundFix(context) && context.liveEdits.length === 0) return 4;
@@ -66,30 +52,6 @@ function editFit(context: ViewContext): number {
   if (probeAvailable(context)) return 0;
   if (context.evidence === "failing") return -2;
   return context.read.shownRanges.size > 0 ? 1.6 : 0.4;
-}
-
-/**
- * Steps since the latest submission a check held back (the harness ran its calls after it), else since
- * the start: what the check showed is worked on before submitting is pressed for again.
- */
-function stepsSinceHeldSubmission(context: ViewContext): number {
-  const { steps } = context.read;
-  const held = steps.findLastIndex(
-    (step) => (step.command === submitCommand || step.command === "submit") && step.harness !== undefined,
-  );
-  return steps.length - (held + 1);
-}
-
-function submitFit(context: ViewContext): number {
-  const pressure = Math.max(0, stepsSinceHeldSubmission(context) - grammarTuning.submitPressureSteps);
-  // an edit the latest test run or traceback shows has not fixed the failure is reverted, not submitted
-  if (context.evidence === "failing") return -2;
-  if (context.testedAfterEdit && context.lastTest?.passed === true) return 3 + pressure;
-  if (probedEdit(context)) return 4 + pressure;
-  if (probesSpent(context) && context.liveEdits.length === 0) return 3 + pressure;
-  if (revertedEdits(context) >= grammarTuning.maxFailedEdits && context.liveEdits.length === 0)
-    return 3 + pressure;
-  return -2 + pressure;
 }
 
 /** The grammar's heuristic fit of each kind to the view: the designer's order of work. */
@@ -107,7 +69,8 @@ export function kindFit(kind: ActionKind, context: ViewContext): number {
     case "probe":
       return probeFit(context);
     case "trace":
-      return traceFit(context);
+      // before the empty patch is submitted, the values trace comes one below the submit, pressure included
+      return valuesTraceBeforeSubmit(context) ? submitFit(context) - 1 : traceFit(context);
     case "edit":
       return editFit(context);
     case "test":

@@ -109,6 +109,8 @@ export interface ReadView {
   traceSteps: number[];
   /** Those of `traceSteps` whose trace ranked its lines against the repository's tests. */
   rankedTraceSteps: number[];
+  /** Those of `traceSteps` whose trace listed the module-level values the calls read. */
+  valuesTraceSteps: number[];
   /** Lines a trace showed as executed, as `file:line`. */
   traced: Set<string>;
   /**
@@ -230,6 +232,7 @@ function readViewUncached(view: PolicyView): ReadView {
     probes: new Map(),
     traceSteps: [],
     rankedTraceSteps: [],
+    valuesTraceSteps: [],
     traced: new Set(),
     ranked: new Map(),
     explored: false,

@@ -5,6 +5,8 @@ import {
   rankedTraceCommand,
   readTraceOutput,
   traceStatementCommand,
+  valuesLinesHeader,
+  valuesTraceCommand,
 } from "@hs/benchmarks-swegym";
 import { type DecisionWalk, labelValue } from "@hs/grammar-kit";
 import type { GrammarStep } from "@hs/spec";
@@ -12,6 +14,7 @@ import { ask, bashAction, option } from "./decision-options.js";
 import { grammarTuning } from "./features.js";
 import { fruitlessProbe } from "./probe-verdict.js";
 import type { ReadView } from "./read-view.js";
+import { submitFit } from "./submit-fit.js";
 import type { ViewContext } from "./view-context.js";
 
 /**
@@ -34,6 +37,7 @@ export function readTrace(
   read.traceSteps.push(step);
   const ranked = output.includes(rankedLinesHeader) || isRankedTraceCommand(command);
   if (ranked) read.rankedTraceSteps.push(step);
+  if (isValuesTrace(command, output)) read.valuesTraceSteps.push(step);
   // a trace that ran no repository line tells nothing of where to look: the files are still to be listed
   if (reading.lines.length === 0) return;
   for (const name of reading.packages) {
@@ -78,17 +82,37 @@ export function rankedTraceAfterFruitless(context: ViewContext): boolean {
   return lastProbed.length > 0 && lastProbed.every(fruitlessProbe);
 }
 
-/** Whether `trace` has something to show: the statement writes a call, and it changed or a probe was fruitless. */
+/** Whether a trace listed the module-level values its calls read (told by its command or its output). */
+function isValuesTrace(command: string, output: string): boolean {
+  return command.includes(valuesLinesHeader) || output.includes(valuesLinesHeader);
+}
+
+/**
+ * Whether the prior would submit the empty patch (nothing edited, a submit's fit at least 3) and no
+ * values trace ran: the values trace (what the verification sibling's values check runs before a
+ * submit) may show a table or constant no trace could, and is then worked on as a check's result is.
+ */
+export function valuesTraceBeforeSubmit(context: ViewContext): boolean {
+  const { read } = context;
+  return read.valuesTraceSteps.length === 0 && context.liveEdits.length === 0 && submitFit(context) >= 3;
+}
+
+/**
+ * Whether `trace` has something to show: the statement writes a call, and it changed, a probe was
+ * fruitless or the empty patch is about to be submitted (`valuesTraceBeforeSubmit`).
+ */
 export function traceAvailable(context: ViewContext): boolean {
   if (context.read.terms.expressions.length === 0) return false;
-  return traceIsNew(context) || rankedTraceAfterFruitless(context);
+  return traceIsNew(context) || rankedTraceAfterFruitless(context) || valuesTraceBeforeSubmit(context);
 }
 
 /**
  * The grammar's fit of `trace`: low, so the untrained policy keeps its order of work under the base
  * harness (list, search, show, probe), but not so low that training never meets it (1 once listed: a
  * trace in a few percent of episodes; at 0, about one in 10,000); 2 after a fruitless probe
- * (`rankedTraceAfterFruitless`), above `show`'s 1.5 and below a submit's 3.
+ * (`rankedTraceAfterFruitless`), above `show`'s 1.5 and below a submit's 3. Before the empty patch is
+ * submitted (`valuesTraceBeforeSubmit`) `kindFit` puts it one below the submit's fit, pressure included
+ * (the untrained policy then traces about once in 20 and submits otherwise).
  */
 export function traceFit(context: ViewContext): number {
   if (rankedTraceAfterFruitless(context)) return 2;
@@ -98,19 +122,29 @@ export function traceFit(context: ViewContext): number {
 /**
  * `trace`: runs the statement's calls under a line tracer (the harness's own trace command), either
  * alone (`trace:plain`, every executed line in order) or with the executed lines ranked against the
- * repository's passing tests (`trace:ranked`, the command of the ranked-trace prelude and follow-up), so
- * that what a sibling's ranked trace rescued is a decision the policy can make under the base harness.
+ * repository's passing tests (`trace:ranked`, the command of the ranked-trace prelude and follow-up), or,
+ * before the empty patch is submitted, with the module-level values the calls read (`trace:values`, the command
+ * of the values check), so that what a sibling's trace rescued is a decision the policy can make under
+ * the base harness.
  */
 export function traceStep(walk: DecisionWalk, context: ViewContext): GrammarStep {
   const chosen = walk.take();
   // after a fruitless probe the ranked trace is the place to look next, the plain one shows nothing new
   const plainOffered = traceIsNew(context) && !rankedTraceAfterFruitless(context);
+  const rankedOffered = traceIsNew(context) || rankedTraceAfterFruitless(context);
   if (chosen === null)
     return ask("trace-kind", [
       ...(plainOffered ? [option("trace:plain", {}, context)] : []),
-      option("trace:ranked", { "trace-ranked": 1 }, context),
+      ...(rankedOffered ? [option("trace:ranked", { "trace-ranked": 1 }, context)] : []),
+      ...(valuesTraceBeforeSubmit(context) ? [option("trace:values", { "trace-values": 1 }, context)] : []),
     ]);
   const calls = JSON.stringify(context.read.terms.expressions);
+  if (labelValue(chosen) === "values")
+    return bashAction(
+      context.read,
+      "Nothing I probed changes what the issue's calls give. Let me list the module-level tables and constants they read, built at import, which no trace shows.",
+      valuesTraceCommand(calls),
+    );
   if (labelValue(chosen) === "ranked")
     return bashAction(
       context.read,
