@@ -65,6 +65,19 @@ function sibling(patch: (config: HarnessConfig) => void): HarnessConfig {
   return parseHarnessConfig(config);
 }
 
+/** The verification section that runs a library check once before a submit. */
+function verificationOf(
+  check: (typeof sweGymHarnessCallLibrary.checkCalls)[number],
+): HarnessConfig["verification"] {
+  return {
+    enabled: true,
+    prompt: check.prompt,
+    maxChecks: 1,
+    calls: check.calls,
+    ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
+  };
+}
+
 /** The sibling with the library's prelude, fruitless-probe follow-up and check that run `command`. */
 function everyMoment(command: string): HarnessConfig {
   const runs = (entry: unknown) => JSON.stringify(entry).includes(JSON.stringify(command));
@@ -78,13 +91,7 @@ function everyMoment(command: string): HarnessConfig {
   return sibling((draft) => {
     draft.context.prelude = prelude;
     draft.errorRecovery.followUps = [followUp];
-    draft.verification = {
-      enabled: true,
-      prompt: check.prompt,
-      maxChecks: 1,
-      calls: check.calls,
-      ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
-    };
+    draft.verification = verificationOf(check);
   });
 }
 
@@ -132,13 +139,7 @@ describe("SWE-Gym harness-call directions", () => {
   }, async () => {
     const check = sweGymHarnessCallLibrary.checkCalls[1]!;
     const config = sibling((draft) => {
-      draft.verification = {
-        enabled: true,
-        prompt: check.prompt,
-        maxChecks: 1,
-        calls: check.calls,
-        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
-      };
+      draft.verification = verificationOf(check);
     });
     const policy = scriptedPolicy([submit, submit]);
     const trajectory = await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });
@@ -156,13 +157,7 @@ describe("SWE-Gym harness-call directions", () => {
     const config = sibling((draft) => {
       draft.context.prelude = sweGymHarnessCallLibrary.preludes[0]!;
       draft.errorRecovery.followUps = [...sweGymHarnessCallLibrary.followUps];
-      draft.verification = {
-        enabled: true,
-        prompt: check.prompt,
-        maxChecks: 1,
-        calls: check.calls,
-        ...(check.submitMatch === undefined ? {} : { submitMatch: check.submitMatch }),
-      };
+      draft.verification = verificationOf(check);
     });
     const policy = scriptedPolicy([submit, submit]);
     await runEpisode({ task, benchmark, harness: config, policy, seed: 1 });

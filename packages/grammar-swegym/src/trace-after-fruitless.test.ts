@@ -1,6 +1,7 @@
 import { fruitlessProbePattern } from "@hs/benchmarks-swegym";
 import type { PolicyView } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { commandFor, labelsOf, optionsOf } from "./__fixtures__/grammar-choices.js";
 import { scratchRepository } from "./__fixtures__/scratch-repository.js";
 import { exploreCommand, showCommand } from "./commands.js";
 import { featureIndex } from "./features.js";
@@ -25,22 +26,6 @@ const { bash, viewAfter, remove } = scratchRepository(
   statement,
 );
 afterAll(remove);
-
-/** The command the grammar writes for `labels` in `view`. */
-function commandFor(view: PolicyView, labels: readonly string[]): string {
-  const step = grammar.next(view, labels);
-  if (!step.done) throw new Error(`"${labels.join(" ")}" is not a whole action`);
-  return String(step.toolCalls?.[0]?.arguments.command ?? "");
-}
-
-function optionsOf(view: PolicyView, chosen: readonly string[]) {
-  const step = grammar.next(view, chosen);
-  return step.done ? [] : step.decision.options;
-}
-
-function labelsOf(view: PolicyView, chosen: readonly string[]): string[] {
-  return optionsOf(view, chosen).map((entry) => entry.label);
-}
 
 const fit = featureIndex.get("option-fit") ?? -1;
 function kindFit(view: PolicyView, kind: string): number | undefined {

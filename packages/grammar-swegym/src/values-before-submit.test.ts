@@ -1,13 +1,12 @@
 import { harnessValuesTraceCommand, valuesLinesHeader } from "@hs/benchmarks-swegym";
 import type { ChatMessage, PolicyView } from "@hs/spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { commandFor, labelsOf, optionsOf } from "./__fixtures__/grammar-choices.js";
 import { scratchRepository } from "./__fixtures__/scratch-repository.js";
 import { sweGymCallLabels } from "./call-labels.js";
 import { exploreCommand, showCommand } from "./commands.js";
 import { featureIndex } from "./features.js";
-import { createSweGymGrammar } from "./swegym-grammar.js";
 
-const grammar = createSweGymGrammar();
 // a unit table built at import (the bug: a rounded factor) and a long function the calls run, so that
 // probing its lines goes on until the prior would submit, the table never in view
 const steps = Array.from({ length: 44 }, (_, index) => `    total = total + ${index % 2}`);
@@ -52,19 +51,6 @@ function growingView() {
   return { view, run };
 }
 
-function commandFor(view: PolicyView, labels: readonly string[]): string {
-  const step = grammar.next(view, labels);
-  if (!step.done) throw new Error(`"${labels.join(" ")}" is not a whole action`);
-  return String(step.toolCalls?.[0]?.arguments.command ?? "");
-}
-
-function optionsOf(view: PolicyView, chosen: readonly string[]) {
-  const step = grammar.next(view, chosen);
-  return step.done ? [] : step.decision.options;
-}
-
-const labelsOf = (view: PolicyView, chosen: readonly string[]) =>
-  optionsOf(view, chosen).map((entry) => entry.label);
 const fit = featureIndex.get("option-fit") ?? -1;
 
 describe("the values trace before the empty patch is submitted, offered under the base harness", () => {
