@@ -142,7 +142,7 @@ export function traceStep(walk: DecisionWalk, context: ViewContext): GrammarStep
   if (labelValue(chosen) === "values")
     return bashAction(
       context.read,
-      "Nothing I probed changes what the issue's calls give. Let me list the module-level tables and constants they read, built at import, which no trace shows.",
+      "Before I submit, let me list the module-level tables and constants the issue's calls read: they are built at import, so no trace shows them.",
       valuesTraceCommand(calls),
     );
   if (labelValue(chosen) === "ranked")

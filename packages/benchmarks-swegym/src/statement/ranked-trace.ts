@@ -60,7 +60,8 @@ const rankingScript = [
 ].join("\n");
 
 /** The start every ranked trace command has, whatever its calls. */
-const rankedCommandStart = `echo ${JSON.stringify(traceHeader)} && HS_TRACE_LINES=0 timeout ${rankedTraceSeconds} `;
+const rankedRunner = `HS_TRACE_LINES=0 timeout ${rankedTraceSeconds} `;
+const rankedCommandStart = `echo ${JSON.stringify(traceHeader)} && ${rankedRunner}`;
 
 /**
  * Whether `command` is a ranked trace (`rankedTraceCommand`), whoever ran it: its output shows no ranked
@@ -76,8 +77,5 @@ export function isRankedTraceCommand(command: string): boolean {
  * tests, all under `timeout`. Its output starts with `traceHeader`, so `readTraceOutput` reads it.
  */
 export function rankedTraceCommand(callsLiteral: string): string {
-  const trace = traceStatementCommand(callsLiteral);
-  const body = trace.slice(trace.indexOf("python3 - <<'HS_TRACE'\n"), -"\nHS_TRACE".length);
-  if (!trace.endsWith("\nHS_TRACE") || body === "") throw new Error("the trace command changed its shape");
-  return [`${rankedCommandStart}${body}`, rankingScript, "HS_TRACE"].join("\n");
+  return traceStatementCommand(callsLiteral, { runner: rankedRunner, after: rankingScript });
 }

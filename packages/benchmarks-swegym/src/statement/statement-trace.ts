@@ -113,13 +113,25 @@ const script = [
   `        print('(%d more lines executed)' % (len(ranked) - ${traceLineCap}))`,
 ].join("\n");
 
+/** What a trace built on this one adds (the ranked and the values traces). */
+export interface TraceExtension {
+  /** Written before `python3` (environment and `timeout`, e.g. `HS_TRACE_LINES=0 `). */
+  runner?: string;
+  /** Python run after the trace's own script, in the same process (its names in scope). */
+  after?: string;
+}
+
 /**
  * The trace command for the calls given as a Python list literal (`{metadata.statementCalls}` in a
  * harness call, whose JSON list is one; or the JSON of the calls the policy read). One command: a
  * heredoc Python script, nothing written to the repository.
  */
-export function traceStatementCommand(callsLiteral: string): string {
-  return `echo ${JSON.stringify(traceHeader)} && python3 - <<'HS_TRACE'\n${script.replace("HS_CALLS", () => callsLiteral)}\nHS_TRACE`;
+export function traceStatementCommand(callsLiteral: string, extension: TraceExtension = {}): string {
+  const body = [
+    script.replace("HS_CALLS", () => callsLiteral),
+    ...(extension.after ? [extension.after] : []),
+  ];
+  return `echo ${JSON.stringify(traceHeader)} && ${extension.runner ?? ""}python3 - <<'HS_TRACE'\n${body.join("\n")}\nHS_TRACE`;
 }
 
 /**

@@ -65,10 +65,8 @@ const valuesScript = [
  * each call's outcome, the lines they executed unless `executedLines` is false, then the values.
  */
 export function valuesTraceCommand(callsLiteral: string, executedLines = true): string {
-  const trace = traceStatementCommand(callsLiteral);
-  const script = "python3 - <<'HS_TRACE'\n";
-  if (!trace.endsWith("\nHS_TRACE") || !trace.includes(script))
-    throw new Error("the trace command changed its shape");
-  const body = executedLines ? trace : trace.replace(script, () => `HS_TRACE_LINES=0 ${script}`);
-  return [body.slice(0, -"\nHS_TRACE".length), valuesScript, "HS_TRACE"].join("\n");
+  return traceStatementCommand(callsLiteral, {
+    runner: executedLines ? "" : "HS_TRACE_LINES=0 ",
+    after: valuesScript,
+  });
 }
